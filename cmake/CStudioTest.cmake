@@ -1,0 +1,20 @@
+# One small QTest executable per unit (STYLE.md 14). Tests get the source directory as a define,
+# never rely on the working directory, and run GUI code on the offscreen platform.
+#
+#   cstudio_add_test(tst_reader SOURCES io/tst_reader.cpp [LIBS ...] [LABELS gpu ...])
+
+function(cstudio_add_test name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;LIBS;LABELS" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE Qt6::Test cs_testsupport cs::engine ${ARG_LIBS})
+  target_compile_definitions(${name} PRIVATE
+    CSTUDIO_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
+    CSTUDIO_TEST_DATA_DIR="${CMAKE_CURRENT_SOURCE_DIR}")
+  cstudio_target_warnings(${name})
+  add_test(NAME ${name} COMMAND ${name})
+  set(labels unit ${ARG_LABELS})
+  set_tests_properties(${name} PROPERTIES
+    ENVIRONMENT "QT_QPA_PLATFORM=offscreen"
+    LABELS "${labels}"
+    TIMEOUT 600)
+endfunction()

@@ -1,0 +1,51 @@
+#include "checker.h"
+
+#include "passes.h"
+
+#include <algorithm>
+
+namespace cs {
+
+namespace {
+
+// The semantic passes execute the program; offsets, peers or ids that are out of range would
+// make that execution meaningless, so they only run on a structurally sound program.
+bool executable(const Diagnostics& diagnostics)
+{
+  return std::none_of(diagnostics.items().begin(), diagnostics.items().end(),
+                      [](const Diagnostic& d) {
+                        return d.severity == Severity::Error &&
+                               (codeInCategory(d.code, "structure") ||
+                                codeInCategory(d.code, "format") ||
+                                d.code == "dep.target-missing");
+                      });
+}
+
+} // namespace
+
+std::vector<Diagnostic> checkProgram(const Program& program, const CheckOptions& options)
+{
+  const Dialect& target = dialect(options.dialect);
+  Diagnostics out;
+  passes::checkStructure(program, target, out);
+  passes::checkLimits(program, target, out);
+  passes::checkSelection(program, target, out);
+  passes::checkMatching(program, out);
+  passes::checkDependencies(program, out);
+  if (options.semantic) {
+    if (executable(out))
+      passes::checkSemantics(program, options, out);
+    else
+      out.info("check.semantic-skipped",
+               "deadlock, race and postcondition checks were skipped because the program is not "
+               "structurally sound; fix the errors above first");
+  }
+  std::vector<Diagnostic> result = out.take();
+  // Errors first, then warnings, then infos; passes keep their own order within a severity.
+  std::stable_sort(result.begin(), result.end(), [](const Diagnostic& a, const Diagnostic& b) {
+    return static_cast<int>(a.severity) > static_cast<int>(b.severity);
+  });
+  return result;
+}
+
+} // namespace cs

@@ -1,0 +1,30 @@
+#pragma once
+
+// The checker: every pass of DESIGN.md §4 over a Program, for one target runtime (Dialect).
+// Start here when adding a check: each pass is one file in engine/check with its own codes, and
+// runPasses() in checker.cpp lists them in order.
+
+#include "diagnostic.h"
+#include "../model/dialect.h"
+#include "../model/program.h"
+
+#include <optional>
+
+namespace cs {
+
+struct CheckOptions {
+  DialectId dialect = DialectId::Executor;
+  /// Messages a connection holds before a sender blocks (deadlock pass). The runtime's
+  /// NCCL_STEPS=8 slots hold two Simple messages, hence the default.
+  int fifoSlots = 2;
+  /// Root rank for broadcast and reduce; inferred when unambiguous if absent.
+  std::optional<int> root;
+  /// Run the semantic passes (deadlock, race, postcondition). Off: only the static passes.
+  bool semantic = true;
+};
+
+/// Runs every pass and returns the diagnostics, errors first within each pass's output order.
+/// Never throws on any Program, however malformed (the reader's output on fuzzed input included).
+std::vector<Diagnostic> checkProgram(const Program& program, const CheckOptions& options);
+
+} // namespace cs

@@ -1,0 +1,10 @@
+#include "passes.h"
+
+namespace cs::passes {
+
+// Placeholder until the pass lands.
+void checkStructure(const Program&, const Dialect&, Diagnostics&)
+{
+}
+
+} // namespace cs::passes
