@@ -9,14 +9,14 @@ namespace cs {
 namespace {
 
 // The semantic passes execute the program; offsets, peers or ids that are out of range would
-// make that execution meaningless, so they only run on a structurally sound program.
+// make that execution meaningless, so they only run on a structurally sound program. (What the
+// target runtime merely refuses to load, such as a missing attribute, does not stop them.)
 bool executable(const Diagnostics& diagnostics)
 {
   return std::none_of(diagnostics.items().begin(), diagnostics.items().end(),
                       [](const Diagnostic& d) {
                         return d.severity == Severity::Error &&
                                (codeInCategory(d.code, "structure") ||
-                                codeInCategory(d.code, "format") ||
                                 d.code == "dep.target-missing");
                       });
 }
@@ -46,6 +46,20 @@ std::vector<Diagnostic> checkProgram(const Program& program, const CheckOptions&
     return static_cast<int>(a.severity) > static_cast<int>(b.severity);
   });
   return result;
+}
+
+} // namespace cs
+
+namespace cs {
+
+bool acceptedBy(const Program& program, DialectId target)
+{
+  CheckOptions options;
+  options.dialect = target;
+  options.semantic = false;
+  const std::vector<Diagnostic> diagnostics = checkProgram(program, options);
+  return std::none_of(diagnostics.begin(), diagnostics.end(),
+                      [](const Diagnostic& d) { return d.severity == Severity::Error; });
 }
 
 } // namespace cs

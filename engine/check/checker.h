@@ -28,3 +28,12 @@ struct CheckOptions {
 std::vector<Diagnostic> checkProgram(const Program& program, const CheckOptions& options);
 
 } // namespace cs
+
+namespace cs {
+
+/// Whether `target` accepts the program: no error from the static passes (format, structure,
+/// limits, selection, matching, dependencies) for that runtime. Deadlocks, races and wrong
+/// results are judged separately: they do not depend on the runtime generation.
+bool acceptedBy(const Program& program, DialectId target);
+
+} // namespace cs

@@ -1,0 +1,27 @@
+#pragma once
+
+// The subcommands of cstudio. Each registers its options on the CLI11 app and returns the
+// function that runs it; the function's result is the process exit code.
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+
+namespace cs::cli {
+
+/// Exit codes shared by every command.
+enum ExitCode : int {
+  Ok = 0,         ///< success, no error found
+  Problems = 1,   ///< the input has errors (validate), wrong results (run), …
+  UsageError = 2, ///< bad arguments, unreadable or unparsable input files
+};
+
+using Runner = std::function<int()>;
+
+Runner addValidateCommand(CLI::App& app);
+Runner addInfoCommand(CLI::App& app);
+Runner addExportCommand(CLI::App& app);
+Runner addGenerateCommand(CLI::App& app);
+Runner addBenchCommand(CLI::App& app);
+
+} // namespace cs::cli

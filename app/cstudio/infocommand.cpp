@@ -1,0 +1,167 @@
+#include "commands.h"
+#include "output.h"
+
+#include "check/checker.h"
+#include "io/mscclxmlreader.h"
+#include "model/buffergeometry.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <set>
+
+namespace cs::cli {
+
+namespace {
+
+struct InfoOptions {
+  std::string file;
+  bool json = false;
+};
+
+struct RankSummary {
+  int rank = 0;
+  int inputChunks = 0, outputChunks = 0, scratchChunks = 0;
+  int threadblocks = 0;
+  int steps = 0;
+  int maxStepsPerThreadblock = 0;
+};
+
+std::vector<RankSummary> summariseRanks(const Program& program)
+{
+  std::vector<RankSummary> ranks;
+  for (const Gpu& gpu : program.gpus) {
+    RankSummary summary{gpu.id, gpu.inputChunks, gpu.outputChunks, gpu.scratchChunks,
+                        static_cast<int>(gpu.threadblocks.size()), 0, 0};
+    for (const ThreadBlock& tb : gpu.threadblocks) {
+      summary.steps += static_cast<int>(tb.steps.size());
+      summary.maxStepsPerThreadblock =
+          std::max(summary.maxStepsPerThreadblock, static_cast<int>(tb.steps.size()));
+    }
+    ranks.push_back(summary);
+  }
+  return ranks;
+}
+
+std::string sizeRange(const Program& program)
+{
+  const auto text = [](const std::optional<std::int64_t>& value) {
+    return value ? std::to_string(*value) : std::string("absent");
+  };
+  return "minBytes " + text(program.minBytes) + ", maxBytes " + text(program.maxBytes);
+}
+
+int usedChannels(const Program& program)
+{
+  std::set<int> channels;
+  for (const Gpu& gpu : program.gpus) {
+    for (const ThreadBlock& tb : gpu.threadblocks)
+      channels.insert(tb.chan);
+  }
+  return static_cast<int>(channels.size());
+}
+
+int runInfo(const InfoOptions& options)
+{
+  const ReadResult read = readMscclXmlFile(options.file);
+  if (!read.program) {
+    printDiagnostics(std::cerr, options.file, read.diagnostics);
+    return UsageError;
+  }
+  const Program& program = *read.program;
+  const std::vector<RankSummary> ranks = summariseRanks(program);
+  std::vector<std::string> modes;
+  for (const CallMode mode : declaredModes(program))
+    modes.emplace_back(callModeName(mode));
+
+  nlohmann::json accepted = nlohmann::json::object();
+  for (const DialectId id : allDialects())
+    accepted[std::string(dialect(id).key)] = acceptedBy(program, id);
+
+  if (options.json) {
+    nlohmann::json perRank = nlohmann::json::array();
+    for (const RankSummary& r : ranks) {
+      perRank.push_back({{"rank", r.rank},
+                         {"i_chunks", r.inputChunks},
+                         {"o_chunks", r.outputChunks},
+                         {"s_chunks", r.scratchChunks},
+                         {"threadblocks", r.threadblocks},
+                         {"steps", r.steps},
+                         {"max_steps_per_tb", r.maxStepsPerThreadblock}});
+    }
+    const nlohmann::json object = {
+        {"file", options.file},
+        {"name", program.name},
+        {"collective", program.collSpelling},
+        {"ngpus", program.ngpus},
+        {"protocol", std::string(protocolName(program.proto))},
+        {"nchunksperloop", program.nchunksperloop},
+        {"nchannels", program.nchannels},
+        {"channels_used", usedChannels(program)},
+        {"modes", modes},
+        {"minBytes", program.minBytes ? nlohmann::json(*program.minBytes) : nlohmann::json(nullptr)},
+        {"maxBytes", program.maxBytes ? nlohmann::json(*program.maxBytes) : nlohmann::json(nullptr)},
+        {"written_for", std::string(dialect(detectDialect(program)).key)},
+        {"threadblocks", program.threadblockCount()},
+        {"steps", program.stepCount()},
+        {"ranks", perRank},
+        {"accepted_by", accepted},
+        {"read_diagnostics", diagnosticsToJson(read.diagnostics)}};
+    std::cout << object.dump(2) << '\n';
+    return Ok;
+  }
+
+  std::cout << options.file << '\n'
+            << "  name          " << program.name << '\n'
+            << "  collective    " << program.collSpelling << " ("
+            << collectiveTitle(program.collective) << ")\n"
+            << "  ranks         " << program.ngpus << '\n'
+            << "  protocol      " << protocolName(program.proto) << '\n'
+            << "  chunks/loop   " << program.nchunksperloop << '\n'
+            << "  channels      " << program.nchannels << " declared, " << usedChannels(program)
+            << " used\n"
+            << "  modes         ";
+  for (std::size_t i = 0; i < modes.size(); ++i)
+    std::cout << (i ? ", " : "") << modes[i];
+  std::cout << (modes.empty() ? "none\n" : "\n") << "  sizes         " << sizeRange(program)
+            << '\n'
+            << "  written for   " << dialect(detectDialect(program)).key << '\n'
+            << "  threadblocks  " << program.threadblockCount() << " (at most "
+            << program.maxThreadblocksPerRank() << " per rank)\n"
+            << "  steps         " << program.stepCount() << " (at most "
+            << program.maxStepsPerThreadblock() << " per threadblock)\n\n"
+            << "  rank  i_chunks  o_chunks  s_chunks  tbs  steps  max steps/tb\n";
+  for (const RankSummary& r : ranks) {
+    char row[96];
+    std::snprintf(row, sizeof row, "  %4d  %8d  %8d  %8d  %3d  %5d  %12d\n", r.rank,
+                  r.inputChunks, r.outputChunks, r.scratchChunks, r.threadblocks, r.steps,
+                  r.maxStepsPerThreadblock);
+    std::cout << row;
+  }
+  std::cout << "\n  accepted by\n";
+  for (const DialectId id : allDialects()) {
+    std::cout << "    " << dialect(id).key << ": "
+              << (accepted[std::string(dialect(id).key)].get<bool>()
+                      ? "yes"
+                      : "no (cstudio validate --dialect " + std::string(dialect(id).key) +
+                            " says why)")
+              << '\n';
+  }
+  return Ok;
+}
+
+} // namespace
+
+Runner addInfoCommand(CLI::App& app)
+{
+  auto options = std::make_shared<InfoOptions>();
+  CLI::App* command = app.add_subcommand(
+      "info", "Summarise an MSCCL XML file: collective, ranks, chunks, channels, threadblocks and "
+              "steps per rank, and which runtimes accept it");
+  command->add_option("file", options->file, "MSCCL XML file")->required()->type_name("FILE");
+  command->add_flag("--json", options->json, "Print a JSON object");
+  return [options] { return runInfo(*options); };
+}
+
+} // namespace cs::cli

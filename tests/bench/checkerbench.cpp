@@ -1,0 +1,86 @@
+#include "checkerbench.h"
+
+#include "check/checker.h"
+#include "io/mscclxmlreader.h"
+#include "model/dialect.h"
+
+#include <pugixml.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <ostream>
+#include <sstream>
+
+namespace cs::bench {
+
+namespace {
+
+template <typename Work>
+double medianMs(int repeats, Work work)
+{
+  std::vector<double> samples;
+  for (int i = 0; i < repeats; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    work();
+    const auto end = std::chrono::steady_clock::now();
+    samples.push_back(std::chrono::duration<double, std::milli>(end - start).count());
+  }
+  std::sort(samples.begin(), samples.end());
+  return samples[samples.size() / 2];
+}
+
+} // namespace
+
+int runCheckerBench(const CheckerBenchOptions& options, std::ostream& out)
+{
+  char line[256];
+  std::snprintf(line, sizeof line, "%-52s %6s %8s %9s %6s %9s %6s  %s\n", "file", "steps",
+                "parse ms", "read ms", "ratio", "check ms", "ratio", "goals");
+  out << line;
+  int status = 0;
+  for (const std::string& file : options.files) {
+    std::ifstream stream(file, std::ios::binary);
+    std::ostringstream bytes;
+    bytes << stream.rdbuf();
+    const std::string text = bytes.str();
+    ReadResult first = readMscclXml(text);
+    if (!stream || !first.program) {
+      out << file << ": cannot be read\n";
+      status = 2;
+      continue;
+    }
+    const Program program = *first.program;
+    CheckOptions check;
+    check.dialect = detectDialect(program);
+    const int repeats = std::max(1, options.repeats);
+
+    const double parseMs = medianMs(repeats, [&text] {
+      pugi::xml_document document;
+      document.load_buffer(text.data(), text.size(), pugi::parse_default & ~pugi::parse_escapes);
+    });
+    const double readMs = medianMs(repeats, [&text] { (void)readMscclXml(text); });
+    std::size_t diagnostics = 0;
+    const double checkMs = medianMs(repeats, [&program, &check, &diagnostics] {
+      diagnostics = checkProgram(program, check).size();
+    });
+    const std::string goals =
+        std::string(readMs <= options.readGoalMs ? "read ok" : "READ SLOW") + ", " +
+        (checkMs <= options.checkGoalMs ? "check ok" : "CHECK SLOW");
+    std::snprintf(line, sizeof line, "%-52s %6d %8.2f %9.2f %5.1fx %9.2f %5.1fx  %s\n",
+                  std::filesystem::path(file).filename().string().substr(0, 52).c_str(),
+                  program.stepCount(), parseMs, readMs, readMs / parseMs, checkMs,
+                  checkMs / parseMs, goals.c_str());
+    out << line;
+  }
+  std::snprintf(line, sizeof line,
+                "medians of %d runs; ratios are against a bare pugixml parse of the same bytes "
+                "(baseline); goals: read <= %.0f ms, full check <= %.0f ms\n",
+                std::max(1, options.repeats), options.readGoalMs, options.checkGoalMs);
+  out << line;
+  return status;
+}
+
+} // namespace cs::bench
