@@ -15,13 +15,14 @@ namespace {
 // that any of its integer parsers reads safely.
 constexpr std::int64_t kClassicUnboundedMaxBytes = std::numeric_limits<std::int32_t>::max();
 
-// The runtimes copy attribute values raw (no entities), so characters that would end the value
-// or the tag cannot be written at all; replace them.
+// The runtimes copy attribute values raw up to the next double quote (no entities), so a quote,
+// or a line break that would split the tag, cannot be written at all; replace them. '<', '>'
+// and '&' pass through the runtimes' parser (and ours) unchanged.
 std::string sanitisedValue(std::string_view value, bool& changed)
 {
   std::string clean(value);
   for (char& c : clean) {
-    if (c == '"' || c == '<' || c == '>' || c == '&' || c == '\n' || c == '\r' || c == '\t') {
+    if (c == '"' || c == '\n' || c == '\r' || c == '\t') {
       c = '_';
       changed = true;
     }

@@ -43,26 +43,6 @@ std::optional<Buffer> parseBuffer(std::string_view text)
   return std::nullopt;
 }
 
-OpTraits opTraits(OpType type)
-{
-  switch (type) {
-  case OpType::Send: return {.sends = true, .readsSrc = true};
-  case OpType::Recv: return {.receives = true, .writesDst = true};
-  case OpType::RecvCopySend: return {.sends = true, .receives = true, .writesDst = true};
-  case OpType::RecvReduceSend:
-    return {.sends = true, .receives = true, .readsSrc = true, .reduces = true};
-  case OpType::RecvReduceCopy:
-    return {.receives = true, .readsSrc = true, .writesDst = true, .reduces = true};
-  case OpType::RecvReduceCopySend:
-    return {.sends = true, .receives = true, .readsSrc = true, .writesDst = true, .reduces = true};
-  case OpType::Copy: return {.readsSrc = true, .writesDst = true};
-  case OpType::Reduce:
-    return {.readsSrc = true, .readsDst = true, .writesDst = true, .reduces = true};
-  case OpType::Nop: return {};
-  }
-  return {};
-}
-
 std::string_view opTypeName(OpType type)
 {
   return kOpNames[static_cast<std::size_t>(type)];

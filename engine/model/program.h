@@ -55,7 +55,26 @@ struct OpTraits {
   bool reduces = false;  ///< combines values with the reduction operator
 };
 
-OpTraits opTraits(OpType type);
+/// What `type` touches; constexpr because every pass asks it for every step.
+constexpr OpTraits opTraits(OpType type)
+{
+  switch (type) {
+  case OpType::Send: return {.sends = true, .readsSrc = true};
+  case OpType::Recv: return {.receives = true, .writesDst = true};
+  case OpType::RecvCopySend: return {.sends = true, .receives = true, .writesDst = true};
+  case OpType::RecvReduceSend:
+    return {.sends = true, .receives = true, .readsSrc = true, .reduces = true};
+  case OpType::RecvReduceCopy:
+    return {.receives = true, .readsSrc = true, .writesDst = true, .reduces = true};
+  case OpType::RecvReduceCopySend:
+    return {.sends = true, .receives = true, .readsSrc = true, .writesDst = true, .reduces = true};
+  case OpType::Copy: return {.readsSrc = true, .writesDst = true};
+  case OpType::Reduce:
+    return {.readsSrc = true, .readsDst = true, .writesDst = true, .reduces = true};
+  case OpType::Nop: return {};
+  }
+  return {};
+}
 /// The XML spelling: "s", "r", "rcs", "rrs", "rrc", "rrcs", "cpy", "re", "nop".
 std::string_view opTypeName(OpType type);
 std::optional<OpType> parseOpType(std::string_view text);

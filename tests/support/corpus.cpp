@@ -58,6 +58,11 @@ QMap<QString, ManifestRow> readManifest()
     }
     if (cells.value(0).startsWith("---"))
       continue;
+    // A cell may itself contain '|' (two runtimes' notes in one cell): the surplus cells belong
+    // to the last column.
+    while (cells.size() > header.size() && header.size() > 0) {
+      cells[header.size() - 1] += " | " + cells.takeAt(header.size());
+    }
     ManifestRow row;
     for (int i = 0; i < header.size() && i < cells.size(); ++i)
       row.insert(header[i], cells[i]);

@@ -1,0 +1,12 @@
+#!/bin/sh
+# Installs what is needed, builds, and starts Collective Studio on a built-in example: a 4-rank
+# ring all-reduce from the classic-algorithm generators, checked by the full checker.
+set -eu
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build
+mkdir -p build/examples
+build/app/cstudio/cstudio generate ring-allreduce --ranks 4 -o build/examples/ring-allreduce-4.xml
+build/app/cstudio/cstudio info build/examples/ring-allreduce-4.xml
+exec build/app/cstudio/cstudio validate build/examples/ring-allreduce-4.xml

@@ -1,0 +1,53 @@
+#!/bin/sh
+# Installs what is needed, builds and runs every test:
+#   1. the unit tests (QTest, through ctest), warnings as errors;
+#   2. the same unit tests built with AddressSanitizer and UndefinedBehaviorSanitizer;
+#   3. the libFuzzer target for the reader and the checker, for a bounded time.
+# Corpus tests read ../shared/corpus in place when CSTUDIO_CORPUS_DIR points at it (.ci/run
+# sets it); without it they skip with a message.
+# Environment: CSTUDIO_FUZZ_SECONDS (default 60), CSTUDIO_SKIP_SANITIZERS=1, CSTUDIO_SKIP_FUZZ=1.
+set -eu
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+
+jobs=$(nproc 2>/dev/null || echo 2)
+werror=ON
+step() { printf '\n== %s\n' "$*"; }
+
+step "build (warnings are errors)"
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCSTUDIO_WERROR=$werror >/dev/null
+cmake --build build -j "$jobs"
+
+step "unit tests"
+ctest --test-dir build --output-on-failure -j "$jobs"
+
+if [ "${CSTUDIO_SKIP_SANITIZERS:-0}" != 1 ]; then
+  step "unit tests under AddressSanitizer and UndefinedBehaviorSanitizer"
+  cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCSTUDIO_WERROR=$werror \
+    -DCSTUDIO_SANITIZE=address,undefined -DCSTUDIO_BUILD_GUI=OFF >/dev/null
+  cmake --build build-asan -j "$jobs"
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    ctest --test-dir build-asan --output-on-failure -j "$jobs"
+fi
+
+if [ "${CSTUDIO_SKIP_FUZZ:-0}" != 1 ]; then
+  step "fuzzing the reader and the checker (${CSTUDIO_FUZZ_SECONDS:-60} s)"
+  CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCSTUDIO_FUZZ=ON -DCSTUDIO_BUILD_TESTS=OFF -DCSTUDIO_BUILD_GUI=OFF \
+    -DCSTUDIO_SANITIZE=address,undefined >/dev/null
+  cmake --build build-fuzz -j "$jobs" --target fuzz_reader_checker cstudio
+  seeds=$(mktemp -d)
+  trap 'rm -rf "$seeds"' EXIT
+  for n in 2 3 5; do
+    build-fuzz/app/cstudio/cstudio generate ring-allreduce --ranks $n --channels 2 \
+      -o "$seeds/ring$n.xml" >/dev/null
+  done
+  if [ -n "${CSTUDIO_CORPUS_DIR:-}" ] && [ -d "$CSTUDIO_CORPUS_DIR" ]; then
+    # Small corpus files make good seeds; copies stay in a temporary folder.
+    find "$CSTUDIO_CORPUS_DIR" -name '*.xml' -size -20k -exec cp {} "$seeds" \;
+  fi
+  build-fuzz/tests/fuzz/fuzz_reader_checker -max_total_time="${CSTUDIO_FUZZ_SECONDS:-60}" \
+    -max_len=16384 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 "$seeds" 2>&1 | tail -n 12
+fi
+
+step "all tests passed"
