@@ -1,0 +1,27 @@
+#pragma once
+
+// Lifting (DESIGN.md §3): Program -> Schedule, so any MSCCL XML, hand-written or produced by
+// another tool, can be shown and edited on the timeline. Sends are matched with receives in order
+// per (channel, sender, receiver); each message becomes a copy or reduce transfer (a fused
+// rcs / rrs / rrcs chain becomes one transfer per hop), local cpy / re become local transfers,
+// and steps are numbered by dependency depth (program order, dependencies, send -> receive).
+// Channel and threadblock choices are kept as pins, so lowering the lifted Schedule reproduces
+// the original's structure.
+
+#include "../check/diagnostic.h"
+#include "../model/program.h"
+#include "../model/schedule.h"
+
+#include <optional>
+#include <vector>
+
+namespace cs {
+
+struct LiftResult {
+  std::optional<Schedule> schedule; ///< absent when the Program cannot be lifted (e.g. unmatched sends)
+  std::vector<Diagnostic> diagnostics; ///< lift.* codes with the Program location
+};
+
+LiftResult liftProgram(const Program& program);
+
+} // namespace cs

@@ -1,0 +1,49 @@
+#pragma once
+
+// Lowering (DESIGN.md §3, msccl-format.md §8.3): Schedule -> Program for one runtime generation.
+// Assigns threadblocks and channels within the runtimes' rules (one send and one receive peer per
+// threadblock, unique (channel, peer) per direction, the dialect's threadblock and step limits:
+// more threadblocks or channels rather than exceeding them), fuses receive-then-send chains into
+// rcs / rrc / rrs / rrcs, orders and publishes dependencies from buffer hazards across
+// threadblocks (extra ones on nops, hasdep on every target) and replicates instances.
+// What it emits passes the whole checker whenever the Schedule itself is correct.
+
+#include "../check/diagnostic.h"
+#include "../model/dialect.h"
+#include "../model/program.h"
+#include "../model/schedule.h"
+
+#include <optional>
+#include <vector>
+
+namespace cs {
+
+struct LowerOptions {
+  DialectId dialect = DialectId::Executor;
+  Protocol protocol = Protocol::Simple;
+  int instances = 1; ///< replicate the whole schedule, msccl-tools style (interleaved chunks)
+};
+
+/// Which transfer an instruction came from, so Program diagnostics map back to the timeline.
+struct InstructionOrigin {
+  int rank = 0;
+  int tb = 0;
+  int step = 0;
+  int transferId = -1; ///< -1 for nops that only carry dependencies
+  int instance = 0;
+  bool operator==(const InstructionOrigin&) const = default;
+};
+
+struct LowerResult {
+  std::optional<Program> program; ///< absent when the Schedule cannot be lowered at all
+  std::vector<Diagnostic> diagnostics; ///< lower.* codes; location.step holds the transfer id
+  std::vector<InstructionOrigin> origins; ///< one entry per emitted step
+
+  /// The transfer an instruction came from, or -1.
+  int transferAt(int rank, int tb, int step) const;
+};
+
+/// Lowers `schedule` for `options.dialect`. Never throws; malformed schedules give diagnostics.
+LowerResult lowerSchedule(const Schedule& schedule, const LowerOptions& options);
+
+} // namespace cs

@@ -1,0 +1,39 @@
+#pragma once
+
+// The design document: a whole design as one versioned JSON file (`.json` beside MSCCL XML):
+// the Schedule, optionally the Topology it was drawn for (io/topologyjson.h format), and notes.
+// Reading a document written by an older version upgrades it; a newer version gives a clear
+// message naming both versions instead of guessing.
+
+#include "../check/diagnostic.h"
+#include "../model/schedule.h"
+#include "../model/topology.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cs {
+
+/// The version this build writes; readDesignDocument accepts 1 .. kDesignDocumentVersion.
+inline constexpr int kDesignDocumentVersion = 1;
+
+struct DesignDocument {
+  Schedule schedule;
+  std::optional<Topology> topology;
+  std::string notes;
+
+  bool operator==(const DesignDocument&) const = default;
+};
+
+struct DesignReadResult {
+  std::optional<DesignDocument> document;
+  std::vector<Diagnostic> diagnostics; ///< design.* codes; messages name the JSON path
+};
+
+/// Pretty-printed JSON with "format": "collective-studio-design" and "version".
+std::string writeDesignDocument(const DesignDocument& document);
+DesignReadResult readDesignDocument(std::string_view text);
+
+} // namespace cs

@@ -1,0 +1,58 @@
+#pragma once
+
+// What happened during a run, simulated or measured (DESIGN.md §5). The simulator (engine/sim),
+// the CPU and CUDA executors (engine/exec) and the NCCL executor all produce this one structure;
+// the visualizer replays it, storage keeps it, and io/chrometrace writes it as Chrome Trace Event
+// JSON for Perfetto. Times are microseconds from the start of the run.
+
+#include "program.h"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace cs {
+
+/// One step of one threadblock on one slice of the runtime's slicing loop (msccl-format.md §4.2).
+struct TraceEvent {
+  int rank = 0;
+  int tb = 0;
+  int step = 0;   ///< position in the threadblock
+  int slice = 0;  ///< iteration of the slicing loop
+  OpType op = OpType::Nop;
+  int peer = -1;  ///< the send peer for send-type steps, else the receive peer, else -1
+  int channel = 0;
+  std::int64_t bytes = 0; ///< bytes this step moved over the network (or copied locally)
+  double start = 0;       ///< µs
+  double end = 0;         ///< µs
+  std::vector<int> linkPath; ///< topology link ids the data crossed (simulation); empty if unknown
+
+  bool operator==(const TraceEvent&) const = default;
+};
+
+/// Bytes a link carried during the run, per direction, and how busy it was over time.
+struct LinkUsage {
+  int link = 0;               ///< topology link id
+  std::int64_t bytesAtoB = 0; ///< from the link's node a to node b
+  std::int64_t bytesBtoA = 0;
+  /// Utilisation samples (time µs, fraction of bandwidth in use 0..1, both directions summed over
+  /// the link's capacity), one per change of the link's load, in time order.
+  std::vector<std::pair<double, double>> utilisation;
+
+  bool operator==(const LinkUsage&) const = default;
+};
+
+struct Trace {
+  std::string source;   ///< "simulator", "cpu", "cuda", "nccl"
+  std::string device;   ///< what it ran on, for people ("simulated DGX H100", "NVIDIA H100 80GB")
+  int ranks = 0;
+  std::int64_t bytes = 0; ///< the collective's size (nccl-tests' "size")
+  double totalUs = 0;     ///< end of the last event
+  std::vector<TraceEvent> events;
+  std::vector<LinkUsage> links;
+
+  bool operator==(const Trace&) const = default;
+};
+
+} // namespace cs
