@@ -32,6 +32,17 @@ double medianMs(int repeats, Work work)
   return samples[samples.size() / 2];
 }
 
+// Corpus names share long prefixes and differ at the end ("…ring-ll" vs "…ring-simple"), so a
+// name too long for the column keeps both ends.
+std::string shortName(const std::string& file, std::size_t width)
+{
+  const std::string name = std::filesystem::path(file).filename().string();
+  if (name.size() <= width)
+    return name;
+  const std::size_t tail = (width - 3) / 2 + 4;
+  return name.substr(0, width - 3 - tail) + "..." + name.substr(name.size() - tail);
+}
+
 } // namespace
 
 int runCheckerBench(const CheckerBenchOptions& options, std::ostream& out)
@@ -70,7 +81,7 @@ int runCheckerBench(const CheckerBenchOptions& options, std::ostream& out)
         std::string(readMs <= options.readGoalMs ? "read ok" : "READ SLOW") + ", " +
         (checkMs <= options.checkGoalMs ? "check ok" : "CHECK SLOW");
     std::snprintf(line, sizeof line, "%-52s %6d %8.2f %9.2f %5.1fx %9.2f %5.1fx  %s\n",
-                  std::filesystem::path(file).filename().string().substr(0, 52).c_str(),
+                  shortName(file, 52).c_str(),
                   program.stepCount(), parseMs, readMs, readMs / parseMs, checkMs,
                   checkMs / parseMs, goals.c_str());
     out << line;

@@ -15,7 +15,6 @@
 #include <QTextStream>
 
 #include <algorithm>
-#include <chrono>
 #include <climits>
 #include <functional>
 #include <map>
@@ -278,7 +277,6 @@ private slots:
   void corpusDetectedDialect();
   void corpusManifest_data();
   void corpusManifest();
-  void largestFileTiming();
 };
 
 void Test_staticchecks::basesAreClean_data()
@@ -1069,35 +1067,6 @@ void Test_staticchecks::corpusManifest()
 
   const std::vector<Diagnostic> diagnostics = runStatic(program, dialectId);
   QCOMPARE(errorCodes(diagnostics), expected);
-}
-
-void Test_staticchecks::largestFileTiming()
-{
-  CS_REQUIRE_CORPUS();
-  QString largest;
-  qint64 size = -1;
-  for (const QString& path : test::corpusFiles()) {
-    if (QFileInfo(path).size() > size) {
-      size = QFileInfo(path).size();
-      largest = path;
-    }
-  }
-  const Program program = test::loadProgram(largest);
-  if (QTest::currentTestFailed())
-    return;
-  constexpr int kRuns = 50;
-  const auto start = std::chrono::steady_clock::now();
-  std::size_t count = 0;
-  for (int i = 0; i < kRuns; ++i)
-    count += runStatic(program, DialectId::Executor).size();
-  const double ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() /
-      kRuns;
-  // Informational (benchmarks are not timed tests): the budget is 4 ms in RelWithDebInfo.
-  qInfo("static passes on %s (%d steps, %d tbs): %.3f ms per run",
-        qPrintable(QFileInfo(largest).fileName()), program.stepCount(), program.threadblockCount(),
-        ms);
-  QCOMPARE(count, std::size_t{0});
 }
 
 QTEST_GUILESS_MAIN(Test_staticchecks)
