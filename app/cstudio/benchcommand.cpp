@@ -1,6 +1,7 @@
 #include "commands.h"
 
 #include "checkerbench.h"
+#include "execbench.h"
 
 #include <iostream>
 #include <memory>
@@ -17,7 +18,26 @@ Runner addBenchCommand(CLI::App& app)
   command->add_option("--repeat", options->repeats, "Runs per measurement")
       ->check(CLI::Range(1, 10000))
       ->capture_default_str();
-  return [options] { return bench::runCheckerBench(*options, std::cout); };
+  // With --backend, benchmark running the (single) file instead: an nccl-tests-style sweep.
+  auto exec = std::make_shared<bench::ExecBenchOptions>();
+  auto sizes = std::make_shared<std::array<std::string, 4>>(
+      std::array<std::string, 4>{"1K", "64M", "f32", "sum"});
+  command->add_option("--backend", exec->backend,
+                      "Run the file with this executor (cpu, cuda, nccl)");
+  command->add_option("--min-bytes", (*sizes)[0], "Sweep start (with --backend)")
+      ->capture_default_str();
+  command->add_option("--max-bytes", (*sizes)[1], "Sweep end (with --backend)")
+      ->capture_default_str();
+  command->add_option("--factor", exec->factor, "Size step (with --backend)")
+      ->capture_default_str();
+  command->add_option("--dtype", (*sizes)[2], "Element type (with --backend)")
+      ->capture_default_str();
+  command->add_option("--op", (*sizes)[3], "Reduction (with --backend)")->capture_default_str();
+  return [options, exec, sizes, command] {
+    if (command->count("--backend") == 0)
+      return bench::runCheckerBench(*options, std::cout);
+    return bench::runExecBenchFromArgs(*exec, options->files, *sizes, std::cout, std::cerr);
+  };
 }
 
 } // namespace cs::cli

@@ -23,5 +23,9 @@ Runner addInfoCommand(CLI::App& app);
 Runner addExportCommand(CLI::App& app);
 Runner addGenerateCommand(CLI::App& app);
 Runner addBenchCommand(CLI::App& app);
+Runner addRunCommand(CLI::App& app);
+Runner addSimulateCommand(CLI::App& app);
+Runner addTopologyCommand(CLI::App& app);
+Runner addLibraryCommand(CLI::App& app);
 
 } // namespace cs::cli

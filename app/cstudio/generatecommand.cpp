@@ -1,9 +1,13 @@
 #include "commands.h"
 #include "output.h"
 
+#include "check/schedulecheck.h"
+#include "compile/lower.h"
+#include "io/designdocument.h"
 #include "io/mscclxmlwriter.h"
-#include "library/ringallreduce.h"
+#include "library/catalog.h"
 
+#include <iomanip>
 #include <iostream>
 #include <memory>
 
@@ -14,56 +18,124 @@ namespace {
 struct GenerateOptions {
   std::string algorithm;
   bool list = false;
+  bool explain = false;
   int ranks = 4;
   int channels = 1;
+  int instances = 1;
+  int group = 0;
   std::string protocol = "Simple";
   std::string dialect = "executor";
   std::string output;
 };
 
-struct Generator {
-  const char* name;
-  const char* summary;
-};
+int listAlgorithms()
+{
+  std::size_t width = 0;
+  for (const AlgorithmInfo& info : algorithmCatalog())
+    width = std::max(width, info.key.size());
+  for (const AlgorithmInfo& info : algorithmCatalog()) {
+    std::cout << std::left << std::setw(static_cast<int>(width) + 2) << info.key << std::setw(16)
+              << collectiveTitle(info.collective) << info.summary << '\n';
+  }
+  return Ok;
+}
 
-// The Schedule-level generators of the classic-algorithm library join this list as they land.
-constexpr Generator kGenerators[] = {
-    {"ring-allreduce", "ring all-reduce: n-1 reduce-scatter steps, then n-1 all-gather steps"},
-};
+void explain(const AlgorithmInfo& info, const GeneratorOptions& generator)
+{
+  std::cout << info.title << " (" << collectiveTitle(info.collective) << ")\n\n"
+            << info.explanation << "\n\n"
+            << "Cost (alpha-beta, n ranks, S bytes): " << info.costFormula << '\n';
+  if (info.unsupported(generator))
+    return;
+  const CostParameters cost;
+  std::cout << "Predicted for " << generator.ranks << " ranks with \u03b1 = " << cost.alphaUs
+            << " \u00b5s, \u03b2 = " << cost.betaGBps << " GB/s:\n";
+  for (const std::int64_t bytes :
+       {std::int64_t{1} << 10, std::int64_t{1} << 20, std::int64_t{1} << 30}) {
+    std::cout << "  " << std::setw(10) << bytes << " B  " << std::fixed << std::setprecision(1)
+              << info.estimateUs(generator, bytes, cost) << " \u00b5s\n";
+  }
+}
 
 int runGenerate(const GenerateOptions& options)
 {
-  if (options.list) {
-    for (const Generator& generator : kGenerators)
-      std::cout << generator.name << "  " << generator.summary << '\n';
-    return Ok;
-  }
-  if (options.algorithm.empty() || options.output.empty()) {
-    std::cerr << "cstudio generate: give an algorithm (see --list) and -o FILE\n";
+  if (options.list)
+    return listAlgorithms();
+  if (options.algorithm.empty()) {
+    std::cerr << "cstudio generate: give an algorithm (see --list)\n";
     return UsageError;
   }
-  if (options.algorithm != "ring-allreduce") {
+  const AlgorithmInfo* info = findAlgorithm(options.algorithm);
+  if (!info) {
     std::cerr << "cstudio generate: unknown algorithm \"" << options.algorithm
               << "\" (see cstudio generate --list)\n";
     return UsageError;
   }
-  if (!options.output.ends_with(".xml")) {
-    std::cerr << "cstudio generate: -o must name an .xml file\n";
+  GeneratorOptions generator;
+  generator.ranks = options.ranks;
+  generator.channels = options.channels;
+  generator.groupSize = options.group;
+  if (options.explain) {
+    explain(*info, generator);
+    return Ok;
+  }
+  const bool json = options.output.ends_with(".json");
+  if (!json && !options.output.ends_with(".xml")) {
+    std::cerr << "cstudio generate: give -o FILE.xml (MSCCL XML) or -o FILE.json (design "
+                 "document)\n";
     return UsageError;
   }
-  RingAllReduceOptions ring;
-  ring.ranks = options.ranks;
-  ring.channels = options.channels;
-  ring.protocol = *parseProtocol(options.protocol);
-  const Program program = makeRingAllReduce(ring);
-  const WriteResult written = writeMscclXml(program, {*parseDialect(options.dialect)});
+  const GenerateResult generated = generateAlgorithm(info->key, generator);
+  if (!generated.schedule) {
+    for (const Diagnostic& d : generated.diagnostics)
+      std::cerr << "cstudio generate: " << d.message << '\n';
+    return UsageError;
+  }
+  const Schedule& schedule = *generated.schedule;
+  // Generators are tested correct; checking again costs milliseconds and guards the output.
+  const ScheduleCheckResult checked = checkSchedule(schedule);
+  if (checked.hasErrors()) {
+    printDiagnostics(std::cerr, options.algorithm, checked.diagnostics);
+    std::cerr << "cstudio generate: the generated schedule is wrong; nothing written\n";
+    return Problems;
+  }
+  if (json) {
+    DesignDocument document;
+    document.schedule = schedule;
+    document.notes = std::string(info->title) + ": " + std::string(info->summary);
+    if (const std::string failure =
+            writeTextFileAtomically(options.output, writeDesignDocument(document));
+        !failure.empty()) {
+      std::cerr << "cstudio generate: " << failure << '\n';
+      return UsageError;
+    }
+    std::cout << "wrote " << options.output << ": " << schedule.name << " (" << schedule.ranks
+              << " ranks, " << schedule.stepCount() << " steps, " << schedule.transfers.size()
+              << " transfers)\n";
+    return Ok;
+  }
+
+  LowerOptions lower;
+  lower.dialect = *parseDialect(options.dialect);
+  lower.protocol = *parseProtocol(options.protocol);
+  lower.instances = options.instances;
+  const LowerResult lowered = lowerSchedule(schedule, lower);
+  if (!lowered.program || hasErrors(lowered.diagnostics)) {
+    printDiagnostics(std::cerr, options.algorithm, lowered.diagnostics);
+    std::cerr << "cstudio generate: " << schedule.name << " could not be lowered for "
+              << options.dialect << "; nothing written\n";
+    return Problems;
+  }
+  const WriteResult written = writeMscclXml(*lowered.program, {lower.dialect});
   if (const std::string failure = writeTextFileAtomically(options.output, written.text);
       !failure.empty()) {
     std::cerr << "cstudio generate: " << failure << '\n';
     return UsageError;
   }
   printDiagnostics(std::cerr, options.output, written.notes);
-  std::cout << "wrote " << options.output << ": " << program.name << '\n';
+  std::cout << "wrote " << options.output << ": " << lowered.program->name << " (" << schedule.ranks
+            << " ranks, " << schedule.stepCount() << " steps, "
+            << lowered.program->threadblockCount() << " threadblocks)\n";
   return Ok;
 }
 
@@ -72,14 +144,28 @@ int runGenerate(const GenerateOptions& options)
 Runner addGenerateCommand(CLI::App& app)
 {
   auto options = std::make_shared<GenerateOptions>();
-  CLI::App* command = app.add_subcommand("generate", "Generate a classic algorithm as MSCCL XML");
+  CLI::App* command =
+      app.add_subcommand("generate", "Generate a classic algorithm as MSCCL XML (see --list)");
   command->add_option("algorithm", options->algorithm, "Algorithm name (see --list)");
-  command->add_flag("--list", options->list, "List the algorithms");
+  command->add_flag("--list", options->list, "List the algorithms: name, collective, summary");
+  command->add_flag("--explain", options->explain,
+                    "Explain the algorithm and its cost formula instead of writing a file");
   command->add_option("--ranks", options->ranks, "Number of ranks")
-      ->check(CLI::Range(2, 1024))
+      ->check(CLI::Range(1, 1024))
       ->capture_default_str();
-  command->add_option("--channels", options->channels, "Independent rings on separate channels")
+  command
+      ->add_option("--channels", options->channels,
+                   "Parallel copies of the pattern, each on its own channel")
       ->check(CLI::Range(1, 32))
+      ->capture_default_str();
+  command->add_option("--instances", options->instances, "Replicate the lowered program")
+      ->check(CLI::Range(1, 32))
+      ->capture_default_str();
+  command
+      ->add_option("--group", options->group,
+                   "Ranks per node (hierarchical, two-step all-to-all; default 8) or rows "
+                   "(2D torus; default the most square grid)")
+      ->check(CLI::Range(0, 1024))
       ->capture_default_str();
   command->add_option("--proto", options->protocol, "Protocol")
       ->check(CLI::IsMember({"Simple", "LL", "LL128"}))
@@ -87,7 +173,12 @@ Runner addGenerateCommand(CLI::App& app)
   command->add_option("--dialect", options->dialect, "Target runtime")
       ->check(CLI::IsMember({"classic", "executor", "rccl"}))
       ->capture_default_str();
-  command->add_option("-o,--output", options->output, "File to write (.xml)")->type_name("FILE");
+  command
+      ->add_option("-o,--output", options->output,
+                   "File to write: .xml (lowered MSCCL XML) or .json (design document)")
+      ->type_name("FILE");
+  command->footer("Exit status: 0 written, 1 the algorithm could not be lowered, 2 bad "
+                  "arguments or a rank count the algorithm does not support.");
   return [options] { return runGenerate(*options); };
 }
 

@@ -24,6 +24,10 @@ int main(int argc, char** argv)
   add(cs::cli::addExportCommand);
   add(cs::cli::addGenerateCommand);
   add(cs::cli::addBenchCommand);
+  add(cs::cli::addRunCommand);
+  add(cs::cli::addSimulateCommand);
+  add(cs::cli::addTopologyCommand);
+  add(cs::cli::addLibraryCommand);
 
   try {
     app.parse(argc, argv);

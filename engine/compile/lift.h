@@ -18,10 +18,12 @@
 namespace cs {
 
 struct LiftResult {
-  std::optional<Schedule> schedule; ///< absent when the Program cannot be lifted (e.g. unmatched sends)
+  /// Absent when the Program cannot be lifted (unmatched sends, operands out of range, …).
+  std::optional<Schedule> schedule;
   std::vector<Diagnostic> diagnostics; ///< lift.* codes with the Program location
 };
 
+/// Lifts `program`. Never throws; malformed programs give lift.* diagnostics and no schedule.
 LiftResult liftProgram(const Program& program);
 
 } // namespace cs

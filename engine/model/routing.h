@@ -30,6 +30,11 @@ struct Route {
 /// empty route.
 std::optional<Route> findRoute(const Topology& topology, int fromNode, int toNode);
 
+/// The routes from node `fromNode` to each of `toNodes`, found with one search; an entry is
+/// nullopt where no route exists.
+std::vector<std::optional<Route>> findRoutes(const Topology& topology, int fromNode,
+                                             const std::vector<int>& toNodes);
+
 /// All-pairs routes between the ranks' GPUs, computed once (the simulator asks per message).
 class RouteTable
 {

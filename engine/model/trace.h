@@ -22,6 +22,7 @@ struct TraceEvent {
   int slice = 0;  ///< iteration of the slicing loop
   OpType op = OpType::Nop;
   int peer = -1;  ///< the send peer for send-type steps, else the receive peer, else -1
+  int recvPeer = -1; ///< the receive peer of receive-type steps (also of rcs/rrs/rrcs), else -1
   int channel = 0;
   std::int64_t bytes = 0; ///< bytes this step moved over the network (or copied locally)
   double start = 0;       ///< µs

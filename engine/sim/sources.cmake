@@ -1,3 +1,16 @@
 # Sources of engine/sim and of the model/io files that belong to it, relative to engine/.
 list(APPEND cs_engine_area_sources
+  model/routing.h model/routing.cpp
+  model/topologypresets.h model/topologypresets.cpp
+  io/topologyjson.h io/topologyjson.cpp
+  io/topologyloader.h io/topologyloader.cpp
+  io/nccltopologyreader.h io/nccltopologyreader.cpp
+  io/nvidiasmitopology.h io/nvidiasmitopology.cpp
+  io/dotwriter.h io/dotwriter.cpp
+  io/chrometrace.h io/chrometrace.cpp
+  sim/protocolmodel.h sim/protocolmodel.cpp
+  sim/fairshare.h sim/fairshare.cpp
+  sim/estimates.h sim/estimates.cpp
+  sim/simindex.h sim/simindex.cpp
+  sim/simulator.h sim/simulator.cpp
 )

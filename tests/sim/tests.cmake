@@ -1,1 +1,7 @@
 # Unit tests of the sim area; included by tests/CMakeLists.txt (paths relative to tests/).
+find_package(nlohmann_json REQUIRED)
+cstudio_add_test(tst_topology SOURCES sim/tst_topology.cpp sim/simtestutil.h)
+cstudio_add_test(tst_topologyimport SOURCES sim/tst_topologyimport.cpp sim/simtestutil.h)
+cstudio_add_test(tst_simulator SOURCES sim/tst_simulator.cpp sim/simtestutil.h)
+cstudio_add_test(tst_simcorpus SOURCES sim/tst_simcorpus.cpp sim/simtestutil.h
+  LIBS nlohmann_json::nlohmann_json)

@@ -1,0 +1,275 @@
+// `cstudio run FILE --backend cpu|cuda|nccl --bytes N …`: runs an algorithm on real data,
+// verifies the result and prints times, like one row of nccl-tests.
+
+#include "commands.h"
+#include "output.h"
+
+#include "exec/executor.h"
+#include "execbench.h"
+#include "io/mscclxmlreader.h"
+
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+namespace cs::cli {
+
+namespace {
+
+constexpr int kHangExit = 3; ///< the watchdog stopped a run (documented in the footer)
+
+struct RunOptions {
+  std::string file;
+  std::string backend = "cpu";
+  std::string bytes = "1M";
+  std::string dtype = "f32";
+  std::string op = "sum";
+  bool inplace = false;
+  bool outofplace = false;
+  int iterations = 5;
+  int warmup = 1;
+  double timeout = 10;
+  int root = -1;
+  int slots = 0;
+  std::string sliceBytes;
+  std::string tracePath;
+  bool json = false;
+};
+
+nlohmann::json blockedToJson(const BlockedPosition& position)
+{
+  static const char* const kinds[] = {"message", "room", "flag"};
+  nlohmann::json object = {{"rank", position.rank},
+                           {"tb", position.tb},
+                           {"step", position.step},
+                           {"slice", position.slice},
+                           {"waitsFor", kinds[static_cast<int>(position.waitsFor)]},
+                           {"description", describe(position)}};
+  if (position.waitsFor == WaitKind::Flag) {
+    object["depTb"] = position.depTb;
+    object["depStep"] = position.depStep;
+  } else {
+    object["peer"] = position.peer;
+    object["channel"] = position.channel;
+  }
+  return object;
+}
+
+// Chrome Trace Event JSON (pid = rank, tid = threadblock), readable by Perfetto.
+bool writeChromeTrace(const Trace& trace, const std::string& path)
+{
+  nlohmann::json events = nlohmann::json::array();
+  for (const TraceEvent& event : trace.events) {
+    events.push_back({{"name", std::string(opTypeName(event.op))},
+                      {"ph", "X"},
+                      {"pid", event.rank},
+                      {"tid", event.tb},
+                      {"ts", event.start},
+                      {"dur", event.end - event.start},
+                      {"args",
+                       {{"step", event.step},
+                        {"slice", event.slice},
+                        {"peer", event.peer},
+                        {"channel", event.channel},
+                        {"bytes", event.bytes}}}});
+  }
+  std::ofstream stream(path);
+  stream << nlohmann::json{{"traceEvents", events},
+                           {"otherData", {{"source", trace.source}, {"device", trace.device}}}}
+                .dump();
+  return static_cast<bool>(stream);
+}
+
+int usage(const std::string& message)
+{
+  std::cerr << "cstudio run: " << message << '\n';
+  return UsageError;
+}
+
+int runRun(const RunOptions& options)
+{
+  ExecOptions exec;
+  const std::optional<std::int64_t> bytes = bench::parseByteSize(options.bytes);
+  const std::optional<DataType> dtype = parseDataType(options.dtype);
+  const std::optional<ReduceOp> op = parseReduceOp(options.op);
+  if (!bytes)
+    return usage("--bytes " + options.bytes + " is not a size (e.g. 1048576, 64K, 1M)");
+  if (!dtype)
+    return usage("--dtype " + options.dtype + " is unknown (f32, f16, bf16, f64, i32, u8)");
+  if (!op)
+    return usage("--op " + options.op + " is unknown (sum, prod, min, max)");
+  exec.bytes = *bytes;
+  exec.dtype = *dtype;
+  exec.op = *op;
+  if (options.inplace)
+    exec.mode = CallMode::InPlace;
+  if (options.outofplace)
+    exec.mode = CallMode::OutOfPlace;
+  exec.iterations = options.iterations;
+  exec.warmup = options.warmup;
+  exec.timeoutSeconds = options.timeout;
+  exec.trace = !options.tracePath.empty();
+  if (options.root >= 0)
+    exec.root = options.root;
+  if (options.slots > 0)
+    exec.connectionSlots = options.slots;
+  if (!options.sliceBytes.empty()) {
+    exec.sliceBytes = bench::parseByteSize(options.sliceBytes);
+    if (!exec.sliceBytes || *exec.sliceBytes <= 0)
+      return usage("--slice-bytes " + options.sliceBytes + " is not a size");
+  }
+
+  std::string error;
+  std::unique_ptr<Executor> executor = makeExecutor(options.backend, &error);
+  if (!executor)
+    return usage(error);
+  const ReadResult read = readMscclXmlFile(options.file);
+  if (!read.program || read.hasErrors()) {
+    printDiagnostics(std::cerr, options.file, read.diagnostics);
+    return UsageError;
+  }
+  const Program& program = *read.program;
+  const ExecResult result = executor->run(program, exec);
+
+  int exitCode = Ok;
+  switch (result.status) {
+  case ExecStatus::Verified:
+  case ExecStatus::NotVerified:
+    exitCode = Ok;
+    break;
+  case ExecStatus::Wrong:
+    exitCode = Problems;
+    break;
+  case ExecStatus::Hung:
+    exitCode = kHangExit;
+    break;
+  case ExecStatus::Failed:
+    exitCode = UsageError;
+    break;
+  }
+  if (result.status == ExecStatus::Hung) {
+    for (const BlockedPosition& position : result.blocked)
+      std::cerr << options.file << ": blocked: " << describe(position) << '\n';
+  }
+  if (exec.trace && (result.status == ExecStatus::Verified || result.status == ExecStatus::Wrong ||
+                     result.status == ExecStatus::NotVerified)) {
+    if (!writeChromeTrace(result.trace, options.tracePath))
+      return usage("cannot write the trace to " + options.tracePath);
+  }
+  const double us = result.meanUs();
+  const double algbw = us > 0 ? static_cast<double>(exec.bytes) / (us * 1e3) : 0;
+  const double busbw = algbw * bench::busBandwidthFactor(program.collective, program.ngpus);
+
+  if (options.json) {
+    nlohmann::json object = {{"file", options.file},
+                             {"backend", options.backend},
+                             {"status", std::string(execStatusName(result.status))},
+                             {"bytes", exec.bytes},
+                             {"count", result.count},
+                             {"type", std::string(dataTypeName(exec.dtype))},
+                             {"redop", std::string(reduceOpName(exec.op))},
+                             {"mode", std::string(callModeName(result.mode))},
+                             {"chunkElements", result.chunkElements},
+                             {"slices", result.slices},
+                             {"timesUs", result.iterationUs},
+                             {"meanUs", us},
+                             {"algbwGBs", algbw},
+                             {"busbwGBs", busbw},
+                             {"wrong", result.wrong},
+                             {"checked", result.checked},
+                             {"verification", result.verification},
+                             {"diagnostics", diagnosticsToJson(result.diagnostics)}};
+    object["firstWrong"] = nullptr;
+    if (result.firstWrong) {
+      const WrongElement& w = *result.firstWrong;
+      object["firstWrong"] = {
+          {"rank", w.rank},         {"buffer", std::string(1, bufferLetter(w.buffer))},
+          {"chunk", w.chunk},       {"element", w.element},
+          {"expected", w.expected}, {"actual", w.actual}};
+    }
+    nlohmann::json blocked = nlohmann::json::array();
+    for (const BlockedPosition& position : result.blocked)
+      blocked.push_back(blockedToJson(position));
+    object["blocked"] = blocked;
+    std::cout << object.dump() << '\n';
+    return exitCode;
+  }
+
+  printDiagnostics(std::cerr, options.file, result.diagnostics);
+  if (result.status == ExecStatus::Failed || result.status == ExecStatus::Hung) {
+    std::cout << options.file << ": " << execStatusName(result.status) << '\n';
+    return exitCode;
+  }
+  std::cout << options.file << ": " << collectiveTitle(program.collective) << ", " << program.ngpus
+            << " ranks on " << options.backend << ", " << exec.bytes << " bytes (" << result.count
+            << " " << dataTypeName(exec.dtype) << " per rank), " << callModeName(result.mode)
+            << ", " << reduceOpName(exec.op) << ", " << result.slices << " slices of "
+            << result.chunkElements << "-element chunks\n";
+  std::cout << "  time " << us << " us (mean of " << result.iterationUs.size() << "), algbw "
+            << algbw << " GB/s, busbw " << busbw << " GB/s\n";
+  if (result.status == ExecStatus::NotVerified) {
+    std::cout << "  " << result.verification << '\n';
+  } else if (result.firstWrong) {
+    const WrongElement& w = *result.firstWrong;
+    std::cout << "  WRONG: " << result.wrong << " of " << result.checked
+              << " elements; first at rank " << w.rank << " " << bufferLetter(w.buffer) << "["
+              << w.chunk << "] element " << w.element << ": expected " << w.expected << ", got "
+              << w.actual << '\n';
+  } else {
+    std::cout << "  verified: 0 wrong of " << result.checked << " elements (" << result.verification
+              << ")\n";
+  }
+  return exitCode;
+}
+
+} // namespace
+
+Runner addRunCommand(CLI::App& app)
+{
+  auto options = std::make_shared<RunOptions>();
+  CLI::App* command = app.add_subcommand(
+      "run", "Run an MSCCL algorithm on real data with an executor, verify the result against a "
+             "host reference and report times (like one row of nccl-tests)");
+  command->add_option("file", options->file, "MSCCL XML file")->required()->type_name("FILE");
+  command->add_option("--backend", options->backend, "Executor")
+      ->check(CLI::IsMember({"cpu", "cuda", "nccl"}))
+      ->capture_default_str();
+  command
+      ->add_option("--bytes", options->bytes,
+                   "Size as nccl-tests counts it (count x mult x element size); K/M/G suffixes")
+      ->capture_default_str();
+  command->add_option("--dtype", options->dtype, "f32, f16, bf16, f64, i32 or u8")
+      ->capture_default_str();
+  command->add_option("--op", options->op, "sum, prod, min or max")->capture_default_str();
+  CLI::Option* inplace =
+      command->add_flag("--inplace", options->inplace, "Call in place (default: first declared)");
+  command->add_flag("--outofplace", options->outofplace, "Call out of place")->excludes(inplace);
+  command->add_option("--iters", options->iterations, "Timed runs (the last is verified)")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  command->add_option("--warmup", options->warmup, "Untimed runs first")
+      ->check(CLI::Range(0, 100000))
+      ->capture_default_str();
+  command
+      ->add_option("--timeout", options->timeout,
+                   "Seconds without progress before the watchdog stops the run")
+      ->check(CLI::Range(0.001, 86400.0))
+      ->capture_default_str();
+  command->add_option("--root", options->root, "Root of a broadcast or reduce (default: inferred)")
+      ->check(CLI::NonNegativeNumber);
+  command
+      ->add_option("--slots", options->slots,
+                   "Messages a connection holds (default: 2 for Simple, 8 for LL/LL128)")
+      ->check(CLI::Range(1, 1024));
+  command->add_option("--slice-bytes", options->sliceBytes,
+                      "Slice of the slicing loop (default: 512K Simple, 128K LL128, 16K LL)");
+  command->add_option("--trace", options->tracePath, "Write a Chrome trace of the last run")
+      ->type_name("OUT.json");
+  command->add_flag("--json", options->json, "Print one JSON object");
+  command->footer("Exit status: 0 verified (or nothing to verify), 1 wrong results, 2 usage error "
+                  "or unreadable input, 3 hang stopped by the watchdog (blocked positions on "
+                  "stderr and in the JSON).");
+  return [options] { return runRun(*options); };
+}
+
+} // namespace cs::cli

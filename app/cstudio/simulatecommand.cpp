@@ -1,0 +1,322 @@
+#include "commands.h"
+#include "output.h"
+
+#include "simbench.h"
+
+#include "io/chrometrace.h"
+#include "io/mscclxmlreader.h"
+#include "io/topologyloader.h"
+#include "sim/simulator.h"
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+namespace cs::cli {
+
+namespace {
+
+struct SimulateOptions {
+  std::string file;
+  std::string topology;
+  std::string bytes = "1M";
+  std::string sweep;
+  std::optional<double> efficiency;
+  std::optional<double> protoLatency;
+  std::optional<std::string> slice;
+  std::optional<double> bandwidth;
+  std::optional<double> latency;
+  double localGBps = 1500;
+  int fifoSlots = 2;
+  int top = 5;
+  std::string traceFile;
+  bool json = false;
+  bool bench = false;
+};
+
+/// "64K", "1M", "1G", "4096": binary multiples, as nccl-tests reads -b/-e.
+std::optional<std::int64_t> parseSize(std::string text)
+{
+  if (text.empty())
+    return std::nullopt;
+  for (const char* suffix : {"iB", "B"}) {
+    const std::string s(suffix);
+    if (text.size() > s.size() && text.ends_with(s))
+      text.resize(text.size() - s.size());
+  }
+  std::int64_t scale = 1;
+  switch (text.back()) {
+  case 'K': case 'k': scale = std::int64_t{1} << 10; break;
+  case 'M': case 'm': scale = std::int64_t{1} << 20; break;
+  case 'G': case 'g': scale = std::int64_t{1} << 30; break;
+  case 'T': case 't': scale = std::int64_t{1} << 40; break;
+  default: break;
+  }
+  if (scale != 1)
+    text.pop_back();
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos ||
+      text.size() > 15)
+    return std::nullopt;
+  const std::int64_t value = std::stoll(text);
+  if (value <= 0 || value > (std::int64_t{1} << 50) / scale)
+    return std::nullopt;
+  return value * scale;
+}
+
+std::string humanSize(std::int64_t bytes)
+{
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double value = static_cast<double>(bytes);
+  int unit = 0;
+  while (value >= 1024 && unit < 4) {
+    value /= 1024;
+    ++unit;
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, value == std::floor(value) ? "%.0f %s" : "%.2f %s", value,
+                units[unit]);
+  return text;
+}
+
+std::string linkName(const Topology& topology, int id)
+{
+  const TopologyLink* link = topology.link(id);
+  const TopologyNode* a = link ? topology.node(link->a) : nullptr;
+  const TopologyNode* b = link ? topology.node(link->b) : nullptr;
+  return (a ? a->name : "?") + " - " + (b ? b->name : "?");
+}
+
+nlohmann::json resultJson(const SimResult& result, const Topology& topology, int top)
+{
+  nlohmann::json links = nlohmann::json::array();
+  for (const LinkTotal& total : result.busiestLinks) {
+    if (total.bytes == 0 || (top >= 0 && static_cast<int>(links.size()) >= top))
+      break;
+    links.push_back({{"link", total.link},
+                     {"name", linkName(topology, total.link)},
+                     {"bytes", total.bytes},
+                     {"busy", total.busyFraction}});
+  }
+  const auto orNull = [](const std::optional<NcclEstimate>& e, double NcclEstimate::*field) {
+    return e ? nlohmann::json((*e).*field) : nlohmann::json(nullptr);
+  };
+  return {{"bytes", result.trace.bytes},
+          {"ok", result.ok},
+          {"time_us", result.timeUs},
+          {"algbw_GBps", result.algbwGBps},
+          {"busbw_GBps", result.busbwGBps},
+          {"nccl_ring_us", orNull(result.nccl, &NcclEstimate::ringUs)},
+          {"nccl_tree_us", orNull(result.nccl, &NcclEstimate::treeUs)},
+          {"slices", result.slices},
+          {"links", links},
+          {"diagnostics", diagnosticsToJson(result.diagnostics)}};
+}
+
+void printResult(const SimResult& result, const Topology& topology, int top)
+{
+  char line[160];
+  std::snprintf(line, sizeof line, "  time        %12.2f us\n  algbw       %12.2f GB/s\n"
+                                   "  busbw       %12.2f GB/s\n",
+                result.timeUs, result.algbwGBps, result.busbwGBps);
+  std::cout << line;
+  if (result.nccl) {
+    std::snprintf(line, sizeof line,
+                  "  NCCL ring   %12.2f us  (estimate: alpha %.2f us, beta %.1f GB/s)\n"
+                  "  NCCL tree   %12.2f us  (estimate)\n",
+                  result.nccl->ringUs, result.nccl->alphaUs, result.nccl->betaGBps,
+                  result.nccl->treeUs);
+    std::cout << line;
+  }
+  std::cout << "  busiest links\n";
+  int shown = 0;
+  for (const LinkTotal& total : result.busiestLinks) {
+    if (total.bytes == 0 || shown++ >= top)
+      break;
+    std::snprintf(line, sizeof line, "    link %-4d %-28s %12s  %5.1f%% busy\n", total.link,
+                  linkName(topology, total.link).c_str(), humanSize(total.bytes).c_str(),
+                  100 * total.busyFraction);
+    std::cout << line;
+  }
+}
+
+int runSweep(const Program& program, const Topology& topology, SimOptions sim,
+             const SimulateOptions& options, std::int64_t from, std::int64_t to)
+{
+  nlohmann::json rows = nlohmann::json::array();
+  if (!options.json)
+    std::cout << "#        size    time(us)  algbw(GB/s)  busbw(GB/s)  nccl ring(us)  "
+                 "nccl tree(us)\n";
+  sim.recordEvents = false;
+  sim.recordUtilisation = false;
+  int exitCode = Ok;
+  for (std::int64_t size = from; size <= to; size *= 2) {
+    sim.bytes = size;
+    const SimResult result = simulateProgram(program, topology, sim);
+    if (!result.ok) {
+      printDiagnostics(std::cerr, options.file, result.diagnostics);
+      exitCode = Problems;
+      break;
+    }
+    if (options.json) {
+      rows.push_back(resultJson(result, topology, 0));
+      continue;
+    }
+    char line[160];
+    std::snprintf(line, sizeof line, "%13lld  %10.2f  %11.2f  %11.2f  %13.2f  %13.2f\n",
+                  static_cast<long long>(size), result.timeUs, result.algbwGBps,
+                  result.busbwGBps, result.nccl ? result.nccl->ringUs : NAN,
+                  result.nccl ? result.nccl->treeUs : NAN);
+    std::cout << line;
+  }
+  if (options.json)
+    std::cout << nlohmann::json{{"file", options.file}, {"topology", topology.name},
+                                {"sweep", rows}}
+                     .dump(2)
+              << '\n';
+  return exitCode;
+}
+
+int runSimulate(const SimulateOptions& options)
+{
+  if (options.bench)
+    return bench::runSimBench({}, std::cout) == 0 ? Ok : Problems;
+  if (options.file.empty() || options.topology.empty()) {
+    std::cerr << "cstudio simulate: give FILE and --topology (or --bench)\n";
+    return UsageError;
+  }
+  const ReadResult read = readMscclXmlFile(options.file);
+  if (!read.program || read.hasErrors()) {
+    printDiagnostics(std::cerr, options.file, read.diagnostics);
+    if (read.program)
+      std::cerr << options.file << ": fix the errors above before simulating\n";
+    return UsageError;
+  }
+  const TopologyReadResult loaded =
+      loadTopology(options.topology, {options.bandwidth, options.latency});
+  if (!loaded.topology) {
+    printDiagnostics(std::cerr, options.topology, loaded.diagnostics);
+    return UsageError;
+  }
+  const Topology& topology = *loaded.topology;
+
+  SimOptions sim;
+  ProtocolParams protocol = defaultProtocolParams(read.program->proto);
+  if (options.efficiency)
+    protocol.efficiency = *options.efficiency;
+  if (options.protoLatency)
+    protocol.latencyUs = *options.protoLatency;
+  if (options.slice) {
+    const std::optional<std::int64_t> slice =
+        *options.slice == "0" ? std::optional<std::int64_t>(0) : parseSize(*options.slice);
+    if (!slice) {
+      std::cerr << "cstudio simulate: --slice " << *options.slice << " is not a size\n";
+      return UsageError;
+    }
+    protocol.sliceBytes = *slice;
+  }
+  sim.protocol = protocol;
+  sim.localGBps = options.localGBps;
+  sim.fifoSlots = options.fifoSlots;
+
+  if (!options.sweep.empty()) {
+    const std::size_t colon = options.sweep.find(':');
+    const auto from = parseSize(options.sweep.substr(0, colon));
+    const auto to = colon == std::string::npos ? std::nullopt
+                                               : parseSize(options.sweep.substr(colon + 1));
+    if (!from || !to || *from > *to) {
+      std::cerr << "cstudio simulate: --sweep expects MIN:MAX sizes such as 1K:1G\n";
+      return UsageError;
+    }
+    return runSweep(*read.program, topology, sim, options, *from, *to);
+  }
+  const std::optional<std::int64_t> bytes = parseSize(options.bytes);
+  if (!bytes) {
+    std::cerr << "cstudio simulate: --bytes " << options.bytes
+              << " is not a size (examples: 4096, 64K, 1M, 1G)\n";
+    return UsageError;
+  }
+  sim.bytes = *bytes;
+  sim.recordEvents = !options.traceFile.empty();
+  sim.recordUtilisation = !options.traceFile.empty();
+  const SimResult result = simulateProgram(*read.program, topology, sim);
+
+  if (!options.traceFile.empty() && result.ok) {
+    std::ofstream out(options.traceFile, std::ios::binary);
+    out << writeChromeTrace(result.trace, &topology);
+    if (!out) {
+      std::cerr << "cstudio simulate: cannot write " << options.traceFile << '\n';
+      return UsageError;
+    }
+  }
+  if (options.json) {
+    nlohmann::json object = resultJson(result, topology, options.top);
+    object["file"] = options.file;
+    object["topology"] = topology.name;
+    object["protocol"] = {{"name", std::string(protocolName(read.program->proto))},
+                          {"efficiency", result.protocol.efficiency},
+                          {"latency_us", result.protocol.latencyUs},
+                          {"slice_bytes", result.protocol.sliceBytes}};
+    std::cout << object.dump(2) << '\n';
+  } else {
+    printDiagnostics(std::cerr, options.file, result.diagnostics);
+    if (result.ok) {
+      std::cout << options.file << " on " << topology.name << " (" << read.program->ngpus
+                << " ranks), " << humanSize(sim.bytes) << ", " << protocolName(read.program->proto)
+                << ": efficiency " << result.protocol.efficiency << ", +"
+                << result.protocol.latencyUs << " us per message, " << result.slices
+                << (result.slices == 1 ? " slice\n" : " slices\n");
+      printResult(result, topology, options.top);
+    }
+  }
+  return result.ok ? Ok : Problems;
+}
+
+} // namespace
+
+Runner addSimulateCommand(CLI::App& app)
+{
+  auto options = std::make_shared<SimulateOptions>();
+  CLI::App* command = app.add_subcommand(
+      "simulate", "Predict the time, algbw and busbw of an MSCCL XML algorithm on a topology "
+                  "(alpha-beta model with max-min fair link sharing), beside NCCL's ring and "
+                  "tree estimates");
+  command->add_option("file", options->file, "MSCCL XML file")->type_name("FILE");
+  command->add_option("--topology,-t", options->topology,
+                      "Preset (cstudio topology --list) or topology file (JSON, NCCL XML dump, "
+                      "nvidia-smi topo -m text)");
+  command->add_option("--bytes,-b", options->bytes,
+                      "Collective size as nccl-tests counts it (64K, 1M, 1G)")
+      ->capture_default_str();
+  command->add_option("--sweep", options->sweep, "Sizes MIN:MAX in x2 steps, as a table");
+  command->add_option("--efficiency", options->efficiency,
+                      "Protocol efficiency: payload fraction of link bandwidth (0, 1]")
+      ->check(CLI::Range(1e-6, 1.0));
+  command->add_option("--proto-latency", options->protoLatency,
+                      "Protocol latency per message, µs")
+      ->check(CLI::NonNegativeNumber);
+  command->add_option("--slice", options->slice,
+                      "Slice size per chunk and loop iteration (0: one slice per chunk)");
+  command->add_option("--bandwidth", options->bandwidth,
+                      "GB/s per direction for parametric presets (ring-N, …)")
+      ->check(CLI::PositiveNumber);
+  command->add_option("--latency", options->latency, "µs per link for parametric presets")
+      ->check(CLI::NonNegativeNumber);
+  command->add_option("--local-bandwidth", options->localGBps, "GB/s of local cpy/re")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  command->add_option("--fifo-slots", options->fifoSlots, "Messages a connection holds")
+      ->check(CLI::Range(1, 64))
+      ->capture_default_str();
+  command->add_option("--top", options->top, "Busiest links to list")
+      ->check(CLI::Range(0, 100000))
+      ->capture_default_str();
+  command->add_option("--trace", options->traceFile, "Write a Chrome trace (Perfetto) JSON");
+  command->add_flag("--json", options->json, "Print JSON");
+  command->add_flag("--bench", options->bench,
+                    "Benchmark: a 64-rank ring all-reduce at 1 GiB, against reading its XML");
+  return [options] { return runSimulate(*options); };
+}
+
+} // namespace cs::cli

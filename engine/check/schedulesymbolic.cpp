@@ -1,0 +1,408 @@
+#include "scheduledetail.h"
+#include "symbolicvalue.h"
+
+#include <algorithm>
+#include <array>
+
+namespace cs::detail {
+
+namespace {
+
+using TokenRef = std::pair<int, int>; ///< (rank, input chunk)
+
+/// Memory of one call mode: every (rank, memory buffer, chunk) is one slot of a flat array.
+class SlotSpace
+{
+public:
+  SlotSpace(const Schedule& schedule, const ScheduleGeometry& geometry, CallMode mode)
+      : m_geometry(geometry), m_mode(mode),
+        m_capacity(static_cast<std::size_t>(schedule.ranks) * kBufferCount, 0)
+  {
+    for (int r = 0; r < schedule.ranks; ++r) {
+      for (int b = 0; b < kBufferCount; ++b)
+        grow(r, static_cast<Buffer>(b),
+             schedule.buffers[static_cast<std::size_t>(r)].chunks(static_cast<Buffer>(b)));
+    }
+  }
+
+  /// Makes room for `ref`'s `count` chunks after aliasing.
+  void reserve(const ChunkRef& ref, int count)
+  {
+    const ChunkRef memory = memoryOf(ref);
+    grow(memory.rank, memory.buffer, memory.index + count);
+  }
+  /// Lays the slots out; call after every reserve().
+  void layout()
+  {
+    m_base.resize(m_capacity.size() + 1);
+    std::size_t total = 0;
+    for (std::size_t i = 0; i < m_capacity.size(); ++i) {
+      m_base[i] = total;
+      total += static_cast<std::size_t>(m_capacity[i]);
+    }
+    m_base.back() = total;
+  }
+  std::size_t size() const { return m_base.back(); }
+  ChunkRef memoryOf(const ChunkRef& ref) const { return aliasedChunk(m_geometry, ref, m_mode); }
+  /// Slot of chunk `offset` of `ref` (offset < the transfer's count).
+  std::size_t slot(const ChunkRef& ref, int offset = 0) const
+  {
+    const ChunkRef memory = memoryOf(ref);
+    return m_base[key(memory.rank, memory.buffer)] +
+           static_cast<std::size_t>(memory.index + offset);
+  }
+
+private:
+  static std::size_t key(int rank, Buffer buffer)
+  {
+    return static_cast<std::size_t>(rank) * kBufferCount + static_cast<std::size_t>(buffer);
+  }
+  void grow(int rank, Buffer buffer, int chunks)
+  {
+    int& capacity = m_capacity[key(rank, buffer)];
+    capacity = std::max(capacity, chunks);
+  }
+
+  ScheduleGeometry m_geometry;
+  CallMode m_mode;
+  std::vector<int> m_capacity;
+  std::vector<std::size_t> m_base;
+};
+
+/// The result chunks of `rank` that the collective defines, and what each must hold.
+struct Requirement {
+  ScheduleGeometry geometry;
+  int root = -1;
+
+  int chunks(int rank) const
+  {
+    switch (geometry.collective) {
+    case Collective::AllReduce:
+    case Collective::Broadcast:
+      return geometry.whole;
+    case Collective::AllGather:
+    case Collective::AllToAll:
+      return geometry.ranks * geometry.share;
+    case Collective::ReduceScatter:
+      return geometry.share;
+    case Collective::Reduce:
+      return rank == root ? geometry.whole : 0;
+    default:
+      return 0;
+    }
+  }
+
+  /// Contributions o[c] of `rank` must hold, each once, in token order.
+  void expected(int rank, int c, std::vector<TokenRef>& out) const
+  {
+    out.clear();
+    const int k = std::max(1, geometry.share);
+    switch (geometry.collective) {
+    case Collective::AllReduce:
+    case Collective::Reduce:
+      for (int p = 0; p < geometry.ranks; ++p)
+        out.emplace_back(p, c);
+      break;
+    case Collective::ReduceScatter:
+      for (int p = 0; p < geometry.ranks; ++p)
+        out.emplace_back(p, rank * geometry.share + c);
+      break;
+    case Collective::AllGather:
+      out.emplace_back(c / k, c % k);
+      break;
+    case Collective::AllToAll:
+      out.emplace_back(c / k, rank * geometry.share + c % k);
+      break;
+    case Collective::Broadcast:
+      out.emplace_back(root, c);
+      break;
+    default:
+      break;
+    }
+  }
+};
+
+std::string tokenName(const TokenRef& token)
+{
+  return "r" + std::to_string(token.first) + "\u00b7c" + std::to_string(token.second);
+}
+
+std::string expectedText(const std::vector<TokenRef>& expected)
+{
+  if (expected.empty())
+    return "nothing";
+  if (expected.size() == 1)
+    return tokenName(expected.front());
+  return "\u03a3{" + tokenName(expected.front()) + (expected.size() == 2 ? ", " : " \u2026 ") +
+         tokenName(expected.back()) + "}";
+}
+
+/// "holds Σ{r0·c1, r1·c1, r1·c1} (r1·c1 twice; r2·c1 missing)" or "is uninitialised".
+std::string actualText(const ValueStore& store, const TokenSpace& tokens, ValueId value,
+                       const std::vector<TokenRef>& expected)
+{
+  const std::span<const TokenCount> entries = store.entries(value);
+  if (entries.empty())
+    return "is uninitialised";
+  std::vector<std::string> extra;
+  std::vector<std::string> missing;
+  std::size_t e = 0;
+  for (const TokenRef& want : expected) {
+    const std::uint32_t token = tokens.token(want.first, want.second).value_or(0);
+    while (e < entries.size() && entries[e].token < token)
+      extra.push_back(formatToken(tokens, entries[e++].token));
+    if (e < entries.size() && entries[e].token == token) {
+      if (entries[e].count > 1)
+        extra.push_back(tokenName(want) + " " + std::to_string(entries[e].count) + " times");
+      ++e;
+    } else {
+      missing.push_back(tokenName(want));
+    }
+  }
+  for (; e < entries.size(); ++e)
+    extra.push_back(formatToken(tokens, entries[e].token));
+  auto list = [](const std::vector<std::string>& items) {
+    std::string text;
+    for (std::size_t i = 0; i < items.size() && i < 4; ++i)
+      text += (i > 0 ? ", " : "") + items[i];
+    if (items.size() > 4)
+      text += " and " + std::to_string(items.size() - 4) + " more";
+    return text;
+  };
+  std::string text = "holds " + formatValue(store, tokens, value);
+  std::string notes;
+  if (!extra.empty())
+    notes = "unexpected " + list(extra);
+  if (!missing.empty())
+    notes += (notes.empty() ? "" : "; ") + list(missing) + " missing";
+  return notes.empty() ? text : text + " (" + notes + ")";
+}
+
+bool holds(const ValueStore& store, const TokenSpace& tokens, ValueId value,
+           const std::vector<TokenRef>& expected)
+{
+  const std::span<const TokenCount> entries = store.entries(value);
+  if (entries.size() != expected.size())
+    return false;
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    const std::optional<std::uint32_t> token = tokens.token(expected[i].first, expected[i].second);
+    if (!token || entries[i].token != *token || entries[i].count != 1)
+      return false;
+  }
+  return true;
+}
+
+class PlaneRun
+{
+public:
+  PlaneRun(const Schedule& schedule, const ScheduleGeometry& geometry, CallMode mode,
+           const std::string& prefix, ScheduleReport& report)
+      : m_schedule(schedule), m_slots(schedule, geometry, mode), m_prefix(prefix), m_report(report),
+        m_tokens(inputCounts(schedule)), m_store(m_tokens.count())
+  {
+    m_requirement.geometry = geometry;
+    m_requirement.root = schedule.root.value_or(-1);
+  }
+
+  void run(const std::vector<std::size_t>& order)
+  {
+    for (const std::size_t i : order) {
+      const Transfer& t = m_schedule.transfers[i];
+      m_slots.reserve(t.src, t.count);
+      m_slots.reserve(t.dst, t.count);
+    }
+    for (int r = 0; r < m_schedule.ranks; ++r)
+      m_slots.reserve({r, Buffer::Output, 0}, std::max(0, m_requirement.chunks(r)));
+    m_slots.layout();
+    m_value.assign(m_slots.size(), kUninitialised);
+    m_lastWriter.assign(m_slots.size(), -1);
+    m_stamp.assign(m_slots.size(), -1);
+    m_stepWriter.assign(m_slots.size(), 0);
+    for (int r = 0; r < m_schedule.ranks; ++r) {
+      const int chunks = m_schedule.buffers[static_cast<std::size_t>(r)].input;
+      for (int k = 0; k < chunks; ++k) {
+        if (const std::optional<std::uint32_t> token = m_tokens.token(r, k))
+          m_value[m_slots.slot({r, Buffer::Input, k})] = m_store.singleton(*token);
+      }
+    }
+    int group = 0;
+    for (std::size_t begin = 0; begin < order.size(); ++group) {
+      std::size_t end = begin;
+      const int step = m_schedule.transfers[order[begin]].step;
+      while (end < order.size() && m_schedule.transfers[order[end]].step == step)
+        ++end;
+      runStep(order, begin, end, group);
+      begin = end;
+    }
+    checkPostcondition();
+  }
+
+private:
+  static std::vector<int> inputCounts(const Schedule& schedule)
+  {
+    std::vector<int> counts;
+    for (const RankBuffers& buffers : schedule.buffers)
+      counts.push_back(buffers.input);
+    return counts;
+  }
+
+  std::string where(const ChunkRef& ref, int offset) const
+  {
+    const ChunkRef chunk{ref.rank, ref.buffer, ref.index + offset};
+    std::string text = chunkRefName(chunk);
+    const ChunkRef memory = m_slots.memoryOf(chunk);
+    if (memory != chunk)
+      text += " (memory " + std::string(1, bufferLetter(memory.buffer)) + '[' +
+              std::to_string(memory.index) + "])";
+    return text;
+  }
+
+  void runStep(const std::vector<std::size_t>& order, std::size_t begin, std::size_t end, int group)
+  {
+    // Writes first, so that a read conflicts with a write of the same step whatever their order.
+    for (std::size_t n = begin; n < end; ++n) {
+      const Transfer& t = m_schedule.transfers[order[n]];
+      for (int c = 0; c < t.count; ++c) {
+        const std::size_t slot = m_slots.slot(t.dst, c);
+        if (m_stamp[slot] == group && m_stepWriter[slot] != order[n]) {
+          const Transfer& other = m_schedule.transfers[m_stepWriter[slot]];
+          m_report.add(Severity::Error, "schedule.write-conflict",
+                       m_prefix + transferName(t) + " writes " + where(t.dst, c) + " in step " +
+                           std::to_string(t.step) + ", which " + transferName(other) +
+                           " also writes in that step",
+                       &t, t.dst.rank);
+          break;
+        }
+        m_stamp[slot] = group;
+        m_stepWriter[slot] = order[n];
+      }
+    }
+    m_pending.clear();
+    for (std::size_t n = begin; n < end; ++n) {
+      const Transfer& t = m_schedule.transfers[order[n]];
+      bool raced = false;
+      bool garbage = false;
+      for (int c = 0; c < t.count; ++c) {
+        const std::size_t src = m_slots.slot(t.src, c);
+        const std::size_t dst = m_slots.slot(t.dst, c);
+        if (!raced && m_stamp[src] == group && m_stepWriter[src] != order[n]) {
+          raced = true;
+          const Transfer& other = m_schedule.transfers[m_stepWriter[src]];
+          m_report.add(Severity::Error, "schedule.race",
+                       m_prefix + transferName(t) + " reads " + where(t.src, c) + " in step " +
+                           std::to_string(t.step) + " while " + transferName(other) +
+                           " writes it in the same step",
+                       &t, t.src.rank);
+        }
+        const bool reduce = t.op == TransferOp::Reduce;
+        if (!garbage &&
+            (m_value[src] == kUninitialised || (reduce && m_value[dst] == kUninitialised))) {
+          garbage = true;
+          const bool source = m_value[src] == kUninitialised;
+          m_report.add(Severity::Error, "schedule.uninitialised",
+                       m_prefix + transferName(t) + (source ? " reads " : " reduces into ") +
+                           where(source ? t.src : t.dst, c) + " in step " + std::to_string(t.step) +
+                           ", which nobody has written yet",
+                       &t, source ? t.src.rank : t.dst.rank);
+        }
+        const ValueId value = reduce ? m_store.combine(m_value[dst], m_value[src]) : m_value[src];
+        m_pending.push_back({dst, value, order[n]});
+      }
+    }
+    for (const Pending& p : m_pending) {
+      m_value[p.slot] = p.value;
+      m_lastWriter[p.slot] = static_cast<int>(p.transfer);
+    }
+  }
+
+  void checkPostcondition()
+  {
+    const Collective collective = m_schedule.collective;
+    switch (collective) {
+    case Collective::AllReduce:
+    case Collective::AllGather:
+    case Collective::ReduceScatter:
+    case Collective::AllToAll:
+      break;
+    case Collective::Broadcast:
+    case Collective::Reduce:
+      if (m_requirement.root < 0 || m_requirement.root >= m_schedule.ranks)
+        return; // schedule.root said why
+      break;
+    default:
+      m_report.add(Severity::Warning, "schedule.postcondition.unknown",
+                   "no postcondition is known for a " + std::string(collectiveTitle(collective)) +
+                       " schedule: only conflicts, races and uninitialised reads were checked",
+                   nullptr);
+      return;
+    }
+    if (m_store.overflowed())
+      return;
+    std::vector<TokenRef> expected;
+    std::int64_t wrong = 0;
+    std::int64_t total = 0;
+    ChunkRef first;
+    std::vector<TokenRef> firstExpected;
+    for (int r = 0; r < m_schedule.ranks; ++r) {
+      const int chunks = m_requirement.chunks(r);
+      for (int c = 0; c < chunks; ++c) {
+        ++total;
+        m_requirement.expected(r, c, expected);
+        if (holds(m_store, m_tokens, m_value[m_slots.slot({r, Buffer::Output, c})], expected))
+          continue;
+        if (wrong++ == 0) {
+          first = {r, Buffer::Output, c};
+          firstExpected = expected;
+        }
+      }
+    }
+    if (wrong == 0)
+      return;
+    const std::size_t slot = m_slots.slot(first);
+    const int writer = m_lastWriter[slot];
+    const Transfer* transfer =
+        writer >= 0 ? &m_schedule.transfers[static_cast<std::size_t>(writer)] : nullptr;
+    std::string text = m_prefix + "the " + std::string(collectiveTitle(collective));
+    if (m_schedule.root &&
+        (collective == Collective::Broadcast || collective == Collective::Reduce))
+      text += " from root " + std::to_string(*m_schedule.root);
+    text += " result is wrong after the last step: " + where(first, 0) + " " +
+            actualText(m_store, m_tokens, m_value[slot], firstExpected) + " but should hold " +
+            expectedText(firstExpected) + "; " + std::to_string(wrong) + " of " +
+            std::to_string(total) + " result chunks are wrong";
+    if (transfer)
+      text += " (last written by " + transferName(*transfer) + ")";
+    m_report.add(Severity::Error, "schedule.postcondition", text, transfer, first.rank);
+  }
+
+  struct Pending {
+    std::size_t slot;
+    ValueId value;
+    std::size_t transfer;
+  };
+
+  const Schedule& m_schedule;
+  SlotSpace m_slots;
+  std::string m_prefix;
+  ScheduleReport& m_report;
+  TokenSpace m_tokens;
+  ValueStore m_store;
+  Requirement m_requirement;
+  std::vector<ValueId> m_value;
+  std::vector<int> m_lastWriter; ///< index into schedule.transfers of the last writer, or -1
+  std::vector<int> m_stamp;      ///< step group that last wrote the slot
+  std::vector<std::size_t> m_stepWriter;
+  std::vector<Pending> m_pending;
+};
+
+} // namespace
+
+void runSchedulePlane(const Schedule& schedule, const ScheduleGeometry& geometry, CallMode mode,
+                      const std::vector<std::size_t>& order, const std::string& prefix,
+                      ScheduleReport& report)
+{
+  PlaneRun run(schedule, geometry, mode, prefix, report);
+  run.run(order);
+}
+
+} // namespace cs::detail

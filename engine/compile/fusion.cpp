@@ -1,0 +1,134 @@
+// Fusion candidates (msccl-format §8.3 step 2): a received value that the next access of its
+// slot forwards to another rank becomes one rcs / rrcs / rrs instruction.
+
+#include "lowerplan.h"
+
+#include <algorithm>
+
+namespace cs::lowering {
+
+namespace {
+
+enum class Access : int { Read = 0, Write = 1 };
+
+struct Event {
+  int rank;
+  int memory;
+  int index;
+  OpKey key;
+  int access;     ///< Access: reads of one operation sort before its writes
+  int transfer;   ///< index into Plan::transfers
+  bool sendRead;  ///< the read of a transfer's source by its sender
+  bool copyWrite; ///< a write that overwrites without reading (copy destination)
+
+  auto order() const { return std::tie(rank, memory, index, key, access); }
+};
+
+OpKey sendKey(const Transfer& t)
+{
+  return {t.step, 0, t.id};
+}
+OpKey receiveKey(const Transfer& t)
+{
+  return {t.step, t.isLocal() ? 0 : 1, t.id};
+}
+
+std::vector<Event> buildEvents(const Plan& plan, CallMode mode)
+{
+  std::vector<Event> events;
+  for (std::size_t i = 0; i < plan.transfers.size(); ++i) {
+    const Transfer& t = plan.transfers[i];
+    const int index = static_cast<int>(i);
+    for (int c = 0; c < t.count; ++c) {
+      const MemorySlot src =
+          memorySlot(plan.skeleton, t.src.rank, t.src.buffer, t.src.index + c, mode);
+      const MemorySlot dst =
+          memorySlot(plan.skeleton, t.dst.rank, t.dst.buffer, t.dst.index + c, mode);
+      events.push_back({t.src.rank, static_cast<int>(src.memory), src.index, sendKey(t),
+                        static_cast<int>(Access::Read), index, !t.isLocal(), false});
+      if (t.op == TransferOp::Reduce) {
+        events.push_back({t.dst.rank, static_cast<int>(dst.memory), dst.index, receiveKey(t),
+                          static_cast<int>(Access::Read), index, false, false});
+      }
+      events.push_back({t.dst.rank, static_cast<int>(dst.memory), dst.index, receiveKey(t),
+                        static_cast<int>(Access::Write), index, false, t.op == TransferOp::Copy});
+    }
+  }
+  std::sort(events.begin(), events.end(),
+            [](const Event& a, const Event& b) { return a.order() < b.order(); });
+  return events;
+}
+
+bool sameSlot(const Event& a, const Event& b)
+{
+  return a.rank == b.rank && a.memory == b.memory && a.index == b.index;
+}
+
+constexpr int kUnset = -2;
+constexpr int kNone = -1;
+
+// Per transfer: the transfer whose send reads every written slot next, or kNone; and whether
+// that forward is followed on every slot by an overwrite (the value is then not needed).
+void scanMode(const Plan& plan, CallMode mode, std::vector<int>& forward,
+              std::vector<int>& overwritten)
+{
+  const std::vector<Event> events = buildEvents(plan, mode);
+  const auto merge = [](int& into, int value) {
+    if (into == kUnset)
+      into = value;
+    else if (into != value)
+      into = kNone;
+  };
+  for (std::size_t e = 0; e < events.size(); ++e) {
+    const Event& ev = events[e];
+    const Transfer& t = plan.transfers[static_cast<std::size_t>(ev.transfer)];
+    if (ev.access == static_cast<int>(Access::Write) && !t.isLocal()) {
+      int next = kNone;
+      if (e + 1 < events.size() && sameSlot(ev, events[e + 1]) && events[e + 1].sendRead)
+        next = events[e + 1].transfer;
+      merge(forward[static_cast<std::size_t>(ev.transfer)], next);
+    }
+    if (ev.sendRead) {
+      const bool over = e + 1 < events.size() && sameSlot(ev, events[e + 1]) &&
+                        events[e + 1].copyWrite && events[e + 1].transfer != ev.transfer;
+      merge(overwritten[static_cast<std::size_t>(ev.transfer)], over ? 1 : 0);
+    }
+  }
+}
+
+} // namespace
+
+void findFusions(Plan& plan)
+{
+  const std::size_t n = plan.transfers.size();
+  std::vector<int> forward(n, kUnset);
+  std::vector<int> overwritten(n, kUnset);
+  for (CallMode mode : plan.modes)
+    scanMode(plan, mode, forward, overwritten);
+
+  plan.fusions.assign(n, {});
+  plan.fusedFrom.assign(n, -1);
+  for (std::size_t i = 0; i < n; ++i) {
+    const int j = forward[i];
+    if (j < 0)
+      continue;
+    const Transfer& t = plan.transfers[i];
+    const Transfer& u = plan.transfers[static_cast<std::size_t>(j)];
+    // The forward must send exactly the received range, later, to a third party or back.
+    if (u.isLocal() || u.src.rank != t.dst.rank || u.src.buffer != t.dst.buffer ||
+        u.src.index != t.dst.index || u.count != t.count || u.step <= t.step)
+      continue;
+    if (t.pins.channel && u.pins.channel && *t.pins.channel != *u.pins.channel)
+      continue;
+    if (plan.fusedFrom[static_cast<std::size_t>(j)] >= 0)
+      continue;
+    Fusion& f = plan.fusions[i];
+    f.forward = j;
+    // rrs stores nothing: only when the reduced value is overwritten before anyone reads it.
+    f.valueNeeded = !(t.op == TransferOp::Reduce && overwritten[static_cast<std::size_t>(j)] == 1);
+    f.enabled = true;
+    plan.fusedFrom[static_cast<std::size_t>(j)] = static_cast<int>(i);
+  }
+}
+
+} // namespace cs::lowering

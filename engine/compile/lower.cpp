@@ -1,0 +1,202 @@
+// The lowering driver: validation, fusion, assignment and emission, repeated with more channels
+// (or smaller local threadblocks) while the dialect's limits are exceeded, then instances and the
+// <algo> attributes of the target runtime.
+
+#include "lower.h"
+
+#include "lowerplan.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <set>
+#include <string>
+
+namespace cs {
+
+namespace {
+
+using namespace lowering;
+
+/// What the emitted threadblocks need from the runtime, and whether a local-only threadblock
+/// is the one over the step limit.
+struct Usage {
+  int maxSteps = 0;
+  bool localOverLimit = false;
+  int maxThreadblocks = 0;
+  int maxPeersPerChannel = 0;
+  int channels = 1;
+};
+
+Usage measure(const std::vector<Gpu>& gpus, const Dialect& d)
+{
+  Usage u;
+  for (const Gpu& gpu : gpus) {
+    u.maxThreadblocks = std::max(u.maxThreadblocks, static_cast<int>(gpu.threadblocks.size()));
+    std::set<std::pair<int, int>> sendPeers;
+    std::set<std::pair<int, int>> recvPeers;
+    for (const ThreadBlock& tb : gpu.threadblocks) {
+      const int steps = static_cast<int>(tb.steps.size());
+      u.maxSteps = std::max(u.maxSteps, steps);
+      if (steps > d.maxStepsPerThreadblock && tb.send < 0 && tb.recv < 0)
+        u.localOverLimit = true;
+      u.channels = std::max(u.channels, tb.chan + 1);
+      if (tb.send >= 0)
+        sendPeers.insert({tb.chan, tb.send});
+      if (tb.recv >= 0)
+        recvPeers.insert({tb.chan, tb.recv});
+    }
+    for (const auto* peers : {&sendPeers, &recvPeers}) {
+      std::vector<int> perChannel(static_cast<std::size_t>(u.channels), 0);
+      for (const auto& [chan, peer] : *peers)
+        u.maxPeersPerChannel =
+            std::max(u.maxPeersPerChannel, ++perChannel[static_cast<std::size_t>(chan)]);
+    }
+  }
+  return u;
+}
+
+void reportLimits(const Program& program, const Dialect& d, Diagnostics& out)
+{
+  const Usage u = measure(program.gpus, d);
+  const std::string runtime(d.title);
+  if (u.maxSteps > d.maxStepsPerThreadblock)
+    out.error("lower.steps-per-tb",
+              "a threadblock needs " + std::to_string(u.maxSteps) + " steps but " + runtime +
+                  " allows " + std::to_string(d.maxStepsPerThreadblock) +
+                  ", even spread over every channel it allows; pins or one long chain keep it "
+                  "there");
+  if (u.maxThreadblocks > d.maxThreadblocksPerRank)
+    out.error("lower.threadblocks", "a rank needs " + std::to_string(u.maxThreadblocks) +
+                                        " threadblocks but " + runtime + " allows " +
+                                        std::to_string(d.maxThreadblocksPerRank));
+  if (program.nchannels > d.maxChannels)
+    out.error("lower.channels", "the program needs " + std::to_string(program.nchannels) +
+                                    " channels but " + runtime + " allows " +
+                                    std::to_string(d.maxChannels));
+  if (u.maxPeersPerChannel > d.maxPeersPerChannel)
+    out.error("lower.peers-per-channel", "a rank talks to " + std::to_string(u.maxPeersPerChannel) +
+                                             " peers on one channel but " + runtime + " allows " +
+                                             std::to_string(d.maxPeersPerChannel));
+}
+
+void setAlgoAttributes(Program& program, const Schedule& schedule, const LowerOptions& options,
+                       Diagnostics& out)
+{
+  const Dialect& d = dialect(options.dialect);
+  program.proto = options.protocol;
+  program.ngpus = schedule.ranks;
+  program.collective = schedule.collective;
+  if (const auto spelling = d.collSpelling(schedule.collective)) {
+    program.collSpelling = std::string(*spelling);
+  } else {
+    for (DialectId other : allDialects())
+      if (const auto s = dialect(other).collSpelling(schedule.collective))
+        program.collSpelling = std::string(*s);
+    out.error("lower.collective", std::string(d.title) + " has no collective \"" +
+                                      std::string(collectiveTitle(schedule.collective)) +
+                                      "\"; export for another runtime");
+  }
+  program.minBytes = 0;
+  if (options.dialect == DialectId::Classic) {
+    // The classic runtime ignores outofplace and reads maxBytes=0 as "never" (pitfall P2).
+    program.outofplace.reset();
+    program.maxBytes = std::numeric_limits<std::int32_t>::max();
+    if (schedule.inplace && schedule.outofplace)
+      out.info("lower.call-modes", std::string(d.title) +
+                                       " serves either in-place or out-of-place calls; the "
+                                       "program is written for in-place calls");
+  } else {
+    program.outofplace = schedule.outofplace;
+    program.maxBytes = 0;
+  }
+}
+
+} // namespace
+
+int LowerResult::transferAt(int rank, int tb, int step) const
+{
+  for (const InstructionOrigin& o : origins)
+    if (o.rank == rank && o.tb == tb && o.step == step)
+      return o.transferId;
+  return -1;
+}
+
+LowerResult lowerSchedule(const Schedule& schedule, const LowerOptions& options)
+{
+  LowerResult result;
+  const Dialect& d = dialect(options.dialect);
+  Diagnostics out;
+  out.append(validateSchedule(schedule, d));
+  if (options.instances < 1 || options.instances > d.maxChannels)
+    out.error("lower.instances", "instances must be 1.." + std::to_string(d.maxChannels) +
+                                     ", not " + std::to_string(options.instances));
+  if (out.hasErrors()) {
+    result.diagnostics = out.take();
+    return result;
+  }
+
+  std::unordered_map<int, int> originalId;
+  const Schedule base =
+      options.instances > 1 ? splitIntoSingleChunks(schedule, originalId) : schedule;
+  Plan plan;
+  plan.schedule = &base;
+  plan.dialect = &d;
+  plan.transfers = base.transfers;
+  std::sort(plan.transfers.begin(), plan.transfers.end(), [](const Transfer& a, const Transfer& b) {
+    return std::pair(a.step, a.id) < std::pair(b.step, b.id);
+  });
+  buildSkeleton(plan);
+  findFusions(plan);
+  const bool channelsFree =
+      std::any_of(plan.transfers.begin(), plan.transfers.end(),
+                  [](const Transfer& t) { return !t.isLocal() && !t.pins.channel; });
+
+  int channels = 1;
+  int localCap = d.maxStepsPerThreadblock;
+  Emitted emitted;
+  for (int attempt = 0; attempt < 64; ++attempt) {
+    const std::vector<Diagnostic> problems = assignThreadblocks(plan, channels, localCap);
+    if (!problems.empty()) {
+      out.append(problems);
+      result.diagnostics = out.take();
+      return result;
+    }
+    emitted = emitProgram(plan);
+    const Usage u = measure(emitted.gpus, d);
+    if (u.localOverLimit && localCap > 1) {
+      localCap = std::max(1, localCap / 2);
+      continue;
+    }
+    const bool tooLong = u.maxSteps > d.maxStepsPerThreadblock;
+    const bool tooManyPeers = u.maxPeersPerChannel > d.maxPeersPerChannel;
+    if ((tooLong || tooManyPeers) && channelsFree && channels < d.maxChannels) {
+      // Spread the chains over enough channels for the longest threadblock to fit.
+      const int needed = tooLong ? (u.maxSteps * channels + d.maxStepsPerThreadblock - 1) /
+                                       d.maxStepsPerThreadblock
+                                 : channels + 1;
+      channels = std::min(d.maxChannels, std::max(channels + 1, needed));
+      continue;
+    }
+    break;
+  }
+
+  Program program = plan.skeleton;
+  program.gpus = std::move(emitted.gpus);
+  program.nchannels = std::max(1, measure(program.gpus, d).channels);
+  std::vector<InstructionOrigin> origins = std::move(emitted.origins);
+  program = replicateInstances(program, options.instances, origins);
+  if (!originalId.empty())
+    for (InstructionOrigin& o : origins)
+      if (o.transferId >= 0)
+        o.transferId = originalId[o.transferId];
+  setAlgoAttributes(program, schedule, options, out);
+  reportLimits(program, d, out);
+
+  result.program = std::move(program);
+  result.origins = std::move(origins);
+  result.diagnostics = out.take();
+  return result;
+}
+
+} // namespace cs

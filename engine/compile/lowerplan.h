@@ -1,0 +1,116 @@
+#pragma once
+
+// Private to engine/compile: the working state of one lowering run, shared by its stages
+// (validation, fusion, threadblock assignment, dependency insertion, instances). Not installed
+// and not included outside engine/compile.
+//
+// Every stage orders work by one total key per rank, (step, phase, transfer id): sends and local
+// operations of a step come before the receives of that step. The threadblock order, the order
+// of messages on every connection and the hazard analysis all use this same key, which is what
+// keeps the emitted program free of dependency cycles and crossing send/receive orders.
+
+#include "../check/diagnostic.h"
+#include "../model/buffergeometry.h"
+#include "../model/dialect.h"
+#include "../model/program.h"
+#include "../model/schedule.h"
+#include "lower.h"
+
+#include <unordered_map>
+#include <vector>
+
+namespace cs::lowering {
+
+/// The total order of operations on a rank.
+struct OpKey {
+  int step = 0;
+  int phase = 0; ///< 0: sends and local operations, 1: anything that receives
+  int id = 0;    ///< transfer id
+  auto operator<=>(const OpKey&) const = default;
+};
+
+/// A fusion candidate: transfer `forward` sends on exactly what `transfer` received, next.
+struct Fusion {
+  int forward = -1;        ///< index of the forwarding transfer, -1 when none
+  bool valueNeeded = true; ///< false: the slot is overwritten before anyone reads it (rrs)
+  bool enabled = false;    ///< still fused after channel, pin and order constraints
+};
+
+/// One instruction before emission.
+struct Op {
+  int rank = 0;
+  OpKey key;
+  OpType type = OpType::Nop;
+  int transfer = -1; ///< the transfer (the received one for a fused op)
+  int forward = -1;  ///< fused ops: the forwarded transfer
+  int sendPeer = -1;
+  int recvPeer = -1;
+  int channel = 0;
+  Buffer srcBuf = Buffer::Input;
+  int srcOff = -1;
+  Buffer dstBuf = Buffer::Output;
+  int dstOff = -1;
+  int cnt = 0;
+  int tb = -1; ///< index into Plan::tbs
+};
+
+/// One threadblock being built.
+struct TbPlan {
+  int rank = 0;
+  int id = -1;
+  int sendPeer = -1;
+  int recvPeer = -1;
+  int channel = 0;
+  std::vector<int> ops; ///< indices into Plan::ops, in key order
+};
+
+/// Everything the stages share.
+struct Plan {
+  const Schedule* schedule = nullptr;
+  const Dialect* dialect = nullptr;
+  std::vector<Transfer> transfers; ///< sorted by (step, id)
+  std::vector<Fusion> fusions;     ///< per transfer
+  std::vector<int> fusedFrom;      ///< per transfer: the transfer whose receive forwards it, or -1
+  std::vector<int> channel;        ///< per transfer: the channel chosen
+  std::vector<Op> ops;
+  std::vector<TbPlan> tbs;
+  Program skeleton;            ///< algo and gpu attributes only, for buffer geometry
+  std::vector<CallMode> modes; ///< the call modes whose aliasing hazards must be respected
+};
+
+/// lower.* diagnostics for a schedule that cannot be lowered; empty when it can.
+std::vector<Diagnostic> validateSchedule(const Schedule& schedule, const Dialect& dialect);
+
+/// The `<algo>` and `<gpu>` attributes (no threadblocks yet) and the declared call modes.
+void buildSkeleton(Plan& plan);
+
+/// Finds, for every transfer between ranks, the transfer that forwards what it received
+/// (msccl-format §8.3 step 2). All candidates start enabled.
+void findFusions(Plan& plan);
+
+/// Chooses channels (round-robin over `channels` for unpinned fusion chains), groups operations
+/// into threadblocks honouring pins, disables fusions that would break a threadblock's single
+/// send and receive peer or the message order on a connection, and orders each threadblock.
+/// `localCap` bounds the operations of a threadblock that only holds local copies.
+/// Returns lower.pin-conflict diagnostics when the pins themselves contradict each other.
+std::vector<Diagnostic> assignThreadblocks(Plan& plan, int channels, int localCap);
+
+/// Inserts dependencies from buffer hazards and emits the Program's threadblocks and the origin
+/// of every step (instance 0).
+struct Emitted {
+  std::vector<Gpu> gpus;
+  std::vector<InstructionOrigin> origins;
+};
+Emitted emitProgram(const Plan& plan);
+
+/// Splits every transfer of more than one chunk into single-chunk transfers (instances
+/// interleave chunks, which only keeps multi-chunk ranges contiguous for one chunk).
+/// `originalId` maps every new transfer id to the id it was split from.
+Schedule splitIntoSingleChunks(const Schedule& schedule, std::unordered_map<int, int>& originalId);
+
+/// Replicates `program` `instances` times, msccl-tools style: threadblock t of instance i gets id
+/// t·I+i, channel C·i+chan, chunk x becomes x·I+i. `origins` is replicated alongside.
+Program replicateInstances(const Program& program, int instances,
+                           std::vector<InstructionOrigin>& origins);
+
+} // namespace cs::lowering

@@ -1,0 +1,394 @@
+// Channel and threadblock assignment (msccl-format §4.5, §8.3 step 4): every threadblock owns
+// at most one send and one receive connection (channel, peer), every connection is owned by one
+// threadblock, pins are honoured, and fusions that cannot keep those rules are undone.
+
+#include "lowerplan.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <numeric>
+#include <string>
+#include <unordered_map>
+
+namespace cs::lowering {
+
+namespace {
+
+/// What a group of connections and pins forces on its threadblock.
+struct Owner {
+  int rank = -1;
+  int sendPeer = -1;
+  int recvPeer = -1;
+  int channel = -1;
+  int pin = -1;
+};
+
+bool compatible(int a, int b)
+{
+  return a < 0 || b < 0 || a == b;
+}
+int either(int a, int b)
+{
+  return a >= 0 ? a : b;
+}
+
+/// Union-find over connection ends and pinned threadblocks of all ranks.
+class Groups
+{
+public:
+  enum Kind : std::uint64_t { SendConn = 0, RecvConn = 1, Pin = 2 };
+
+  int node(Kind kind, int rank, int channel, int peer)
+  {
+    const std::uint64_t key =
+        (static_cast<std::uint64_t>(kind) << 60) | (static_cast<std::uint64_t>(rank) << 36) |
+        (static_cast<std::uint64_t>(channel) << 20) | static_cast<std::uint64_t>(peer);
+    const auto [it, inserted] = m_index.try_emplace(key, static_cast<int>(m_parent.size()));
+    if (inserted) {
+      m_parent.push_back(it->second);
+      Owner owner;
+      owner.rank = rank;
+      if (kind == SendConn) {
+        owner.sendPeer = peer;
+        owner.channel = channel;
+      } else if (kind == RecvConn) {
+        owner.recvPeer = peer;
+        owner.channel = channel;
+      } else {
+        owner.pin = peer;
+      }
+      m_owner.push_back(owner);
+    }
+    return it->second;
+  }
+
+  int find(int x)
+  {
+    while (m_parent[static_cast<std::size_t>(x)] != x) {
+      const int up = m_parent[static_cast<std::size_t>(m_parent[static_cast<std::size_t>(x)])];
+      m_parent[static_cast<std::size_t>(x)] = up;
+      x = up;
+    }
+    return x;
+  }
+
+  /// Merges the groups of a and b unless their owners contradict each other.
+  bool unite(int a, int b)
+  {
+    a = find(a);
+    b = find(b);
+    if (a == b)
+      return true;
+    Owner& x = m_owner[static_cast<std::size_t>(a)];
+    const Owner& y = m_owner[static_cast<std::size_t>(b)];
+    if (!compatible(x.sendPeer, y.sendPeer) || !compatible(x.recvPeer, y.recvPeer) ||
+        !compatible(x.channel, y.channel) || !compatible(x.pin, y.pin))
+      return false;
+    x.sendPeer = either(x.sendPeer, y.sendPeer);
+    x.recvPeer = either(x.recvPeer, y.recvPeer);
+    x.channel = either(x.channel, y.channel);
+    x.pin = either(x.pin, y.pin);
+    m_parent[static_cast<std::size_t>(b)] = a;
+    return true;
+  }
+
+  const Owner& owner(int x) { return m_owner[static_cast<std::size_t>(find(x))]; }
+  int size() const { return static_cast<int>(m_parent.size()); }
+
+private:
+  std::unordered_map<std::uint64_t, int> m_index;
+  std::vector<int> m_parent;
+  std::vector<Owner> m_owner;
+};
+
+// Fusion chains share one channel: a pinned one if any transfer of the chain is pinned, else
+// round-robin over `channels` so that long schedules spread over channels (and threadblocks).
+void chooseChannels(Plan& plan, int channels)
+{
+  const std::size_t n = plan.transfers.size();
+  plan.channel.assign(n, -1);
+  int flow = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (plan.channel[i] >= 0)
+      continue;
+    // Walk the chain from its head; break it where a pin disagrees with the chain's channel.
+    std::vector<std::size_t> chain{i};
+    int pinned = plan.transfers[i].pins.channel.value_or(-1);
+    for (std::size_t k = i; plan.fusions[k].enabled;) {
+      const auto next = static_cast<std::size_t>(plan.fusions[k].forward);
+      const int pin = plan.transfers[next].pins.channel.value_or(-1);
+      if (!compatible(pinned, pin)) {
+        plan.fusions[k].enabled = false;
+        break;
+      }
+      pinned = either(pinned, pin);
+      chain.push_back(next);
+      k = next;
+    }
+    const int chosen = pinned >= 0 ? pinned : (plan.transfers[i].isLocal() ? 0 : flow++ % channels);
+    for (std::size_t k : chain)
+      plan.channel[k] = chosen;
+  }
+}
+
+OpType receiveType(const Transfer& t, const Fusion& f)
+{
+  if (!f.enabled)
+    return t.op == TransferOp::Copy ? OpType::Recv : OpType::RecvReduceCopy;
+  if (t.op == TransferOp::Copy)
+    return OpType::RecvCopySend;
+  return f.valueNeeded ? OpType::RecvReduceCopySend : OpType::RecvReduceSend;
+}
+
+struct Attempt {
+  std::vector<int> group;  ///< per op: union-find node, or -1 for the unpinned local pool
+  std::vector<int> sendOp; ///< per transfer: the op that sends it (remote only)
+  std::vector<int> recvOp; ///< per transfer: the op that receives it (remote only)
+};
+
+// Builds ops for the current fusion set and the groups they belong to. Pin contradictions go to
+// `problems`; fusions whose threadblock would need two peers in one direction are disabled.
+Attempt buildOps(Plan& plan, Groups& groups, Diagnostics& problems)
+{
+  const std::size_t n = plan.transfers.size();
+  // Pins first: they are the user's word, fusions yield to them.
+  std::vector<int> sendNode(n, -1);
+  std::vector<int> recvNode(n, -1);
+  std::vector<int> pinNode(n, -1);
+  for (std::size_t i = 0; i < n; ++i) {
+    const Transfer& t = plan.transfers[i];
+    const int ch = plan.channel[i];
+    const int rank = t.isLocal() ? t.dst.rank : t.src.rank;
+    if (t.pins.threadblock)
+      pinNode[i] = groups.node(Groups::Pin, rank, 0, *t.pins.threadblock);
+    if (t.isLocal())
+      continue;
+    sendNode[i] = groups.node(Groups::SendConn, t.src.rank, ch, t.dst.rank);
+    recvNode[i] = groups.node(Groups::RecvConn, t.dst.rank, ch, t.src.rank);
+    if (pinNode[i] >= 0 && !groups.unite(sendNode[i], pinNode[i])) {
+      Location location;
+      location.step = t.id;
+      problems.error("lower.pin-conflict",
+                     "transfer " + std::to_string(t.id) + " is pinned to threadblock " +
+                         std::to_string(*t.pins.threadblock) + " of rank " +
+                         std::to_string(t.src.rank) + ", which other pins give another peer " +
+                         "or channel; a threadblock has one send peer on one channel",
+                     location);
+    }
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    Fusion& f = plan.fusions[i];
+    if (!f.enabled)
+      continue;
+    const auto j = static_cast<std::size_t>(f.forward);
+    if (!groups.unite(recvNode[i], sendNode[j]))
+      f.enabled = false;
+  }
+
+  Attempt attempt;
+  attempt.sendOp.assign(n, -1);
+  attempt.recvOp.assign(n, -1);
+  plan.ops.clear();
+  for (std::size_t i = 0; i < n; ++i) {
+    const Transfer& t = plan.transfers[i];
+    if (t.isLocal()) {
+      Op op;
+      op.rank = t.dst.rank;
+      op.key = {t.step, 0, t.id};
+      op.type = t.op == TransferOp::Copy ? OpType::Copy : OpType::Reduce;
+      op.transfer = static_cast<int>(i);
+      op.srcBuf = t.src.buffer;
+      op.srcOff = t.src.index;
+      op.dstBuf = t.dst.buffer;
+      op.dstOff = t.dst.index;
+      op.cnt = t.count;
+      attempt.group.push_back(pinNode[i]);
+      plan.ops.push_back(op);
+      continue;
+    }
+    const int from = plan.fusedFrom[i];
+    if (from < 0 || !plan.fusions[static_cast<std::size_t>(from)].enabled) {
+      Op send;
+      send.rank = t.src.rank;
+      send.key = {t.step, 0, t.id};
+      send.type = OpType::Send;
+      send.transfer = static_cast<int>(i);
+      send.sendPeer = t.dst.rank;
+      send.channel = plan.channel[i];
+      send.srcBuf = t.src.buffer;
+      send.srcOff = t.src.index;
+      // Documentation only (the runtime ignores it), as msccl-tools writes it.
+      send.dstBuf = t.dst.buffer;
+      send.dstOff = t.dst.index;
+      send.cnt = t.count;
+      attempt.sendOp[i] = static_cast<int>(plan.ops.size());
+      attempt.group.push_back(sendNode[i]);
+      plan.ops.push_back(send);
+    }
+    const Fusion& f = plan.fusions[i];
+    Op recv;
+    recv.rank = t.dst.rank;
+    recv.key = {t.step, 1, t.id};
+    recv.type = receiveType(t, f);
+    recv.transfer = static_cast<int>(i);
+    recv.recvPeer = t.src.rank;
+    recv.channel = plan.channel[i];
+    // The local operand of a receive-reduce is the destination itself (msccl-format P7).
+    recv.srcBuf = t.dst.buffer;
+    recv.srcOff = t.dst.index;
+    recv.dstBuf = t.dst.buffer;
+    recv.dstOff = t.dst.index;
+    recv.cnt = t.count;
+    attempt.recvOp[i] = static_cast<int>(plan.ops.size());
+    if (f.enabled) {
+      recv.forward = f.forward;
+      recv.sendPeer = plan.transfers[static_cast<std::size_t>(f.forward)].dst.rank;
+      attempt.sendOp[static_cast<std::size_t>(f.forward)] = static_cast<int>(plan.ops.size());
+    }
+    attempt.group.push_back(recvNode[i]);
+    plan.ops.push_back(recv);
+  }
+  return attempt;
+}
+
+// Disables the fusions whose forwarded message breaks the send order of its connection.
+// Returns whether any was disabled.
+bool undoCrossingFusions(Plan& plan, const Attempt& attempt)
+{
+  std::map<std::tuple<int, int, int>, std::vector<int>> connections;
+  for (std::size_t i = 0; i < plan.transfers.size(); ++i) {
+    const Transfer& t = plan.transfers[i];
+    if (!t.isLocal())
+      connections[{t.src.rank, t.dst.rank, plan.channel[i]}].push_back(static_cast<int>(i));
+  }
+  bool changed = false;
+  for (auto& [key, messages] : connections) {
+    const auto sendKey = [&](int m) {
+      return plan.ops[static_cast<std::size_t>(attempt.sendOp[static_cast<std::size_t>(m)])].key;
+    };
+    const auto recvKey = [&](int m) {
+      return plan.ops[static_cast<std::size_t>(attempt.recvOp[static_cast<std::size_t>(m)])].key;
+    };
+    std::sort(messages.begin(), messages.end(),
+              [&](int a, int b) { return sendKey(a) < sendKey(b); });
+    bool crossing = false;
+    for (std::size_t k = 1; k < messages.size() && !crossing; ++k)
+      crossing = !(recvKey(messages[k - 1]) < recvKey(messages[k]));
+    if (!crossing)
+      continue;
+    for (int m : messages) {
+      const int from = plan.fusedFrom[static_cast<std::size_t>(m)];
+      if (from >= 0 && plan.fusions[static_cast<std::size_t>(from)].enabled) {
+        plan.fusions[static_cast<std::size_t>(from)].enabled = false;
+        changed = true;
+      }
+    }
+  }
+  return changed;
+}
+
+// Turns groups into threadblocks with dense ids per rank: pinned ids as given, the rest in order
+// of their first operation, gaps filled with empty threadblocks.
+void makeThreadblocks(Plan& plan, const Attempt& attempt, Groups& groups, int localCap)
+{
+  const int ranks = plan.schedule->ranks;
+  std::vector<int> order(plan.ops.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](int a, int b) {
+    return plan.ops[static_cast<std::size_t>(a)].key < plan.ops[static_cast<std::size_t>(b)].key;
+  });
+
+  plan.tbs.clear();
+  std::unordered_map<int, int> tbOfGroup;
+  std::vector<int> localTb(static_cast<std::size_t>(ranks), -1);
+  for (int index : order) {
+    Op& op = plan.ops[static_cast<std::size_t>(index)];
+    const int node = attempt.group[static_cast<std::size_t>(index)];
+    int tb = -1;
+    if (node < 0) {
+      int& current = localTb[static_cast<std::size_t>(op.rank)];
+      if (current < 0 ||
+          static_cast<int>(plan.tbs[static_cast<std::size_t>(current)].ops.size()) >= localCap) {
+        current = static_cast<int>(plan.tbs.size());
+        TbPlan fresh;
+        fresh.rank = op.rank;
+        plan.tbs.push_back(fresh);
+      }
+      tb = current;
+    } else {
+      const int root = groups.find(node);
+      const auto [it, inserted] = tbOfGroup.try_emplace(root, static_cast<int>(plan.tbs.size()));
+      if (inserted) {
+        const Owner& owner = groups.owner(root);
+        TbPlan fresh;
+        fresh.rank = op.rank;
+        fresh.id = owner.pin;
+        fresh.sendPeer = owner.sendPeer;
+        fresh.recvPeer = owner.recvPeer;
+        fresh.channel = std::max(owner.channel, 0);
+        plan.tbs.push_back(fresh);
+      }
+      tb = it->second;
+    }
+    op.tb = tb;
+    plan.tbs[static_cast<std::size_t>(tb)].ops.push_back(index);
+  }
+
+  // Dense ids per rank.
+  std::vector<std::vector<bool>> used(static_cast<std::size_t>(ranks));
+  for (const TbPlan& tb : plan.tbs) {
+    if (tb.id < 0)
+      continue;
+    auto& u = used[static_cast<std::size_t>(tb.rank)];
+    if (u.size() <= static_cast<std::size_t>(tb.id))
+      u.resize(static_cast<std::size_t>(tb.id) + 1, false);
+    u[static_cast<std::size_t>(tb.id)] = true;
+  }
+  std::vector<std::size_t> nextFree(static_cast<std::size_t>(ranks), 0);
+  for (TbPlan& tb : plan.tbs) { // already in order of first operation
+    if (tb.id >= 0)
+      continue;
+    auto& u = used[static_cast<std::size_t>(tb.rank)];
+    std::size_t& k = nextFree[static_cast<std::size_t>(tb.rank)];
+    while (k < u.size() && u[k])
+      ++k;
+    tb.id = static_cast<int>(k);
+    if (u.size() <= k)
+      u.resize(k + 1, false);
+    u[k] = true;
+  }
+  for (int r = 0; r < ranks; ++r) {
+    const auto& u = used[static_cast<std::size_t>(r)];
+    for (std::size_t k = 0; k < u.size(); ++k) {
+      if (!u[k]) {
+        TbPlan filler;
+        filler.rank = r;
+        filler.id = static_cast<int>(k);
+        plan.tbs.push_back(filler);
+      }
+    }
+  }
+}
+
+} // namespace
+
+std::vector<Diagnostic> assignThreadblocks(Plan& plan, int channels, int localCap)
+{
+  for (Fusion& f : plan.fusions)
+    f.enabled = f.forward >= 0;
+  chooseChannels(plan, std::max(channels, 1));
+  while (true) {
+    Groups groups;
+    Diagnostics problems;
+    const Attempt attempt = buildOps(plan, groups, problems);
+    if (problems.hasErrors())
+      return problems.take();
+    if (undoCrossingFusions(plan, attempt))
+      continue;
+    makeThreadblocks(plan, attempt, groups, std::max(localCap, 1));
+    return {};
+  }
+}
+
+} // namespace cs::lowering

@@ -1,0 +1,66 @@
+#pragma once
+
+// Everything the threads of one CPU run share: the plan, each rank's allocations, the
+// connections, one dependency flag per (rank, tb) (msccl-format.md §4.4), the progress counter
+// the watchdog watches, and the per-thread status it reports from. Owned by CpuExecutor::run;
+// the interpreter (interpreter.h) is the only code that runs on the worker threads.
+
+#include "connection.h"
+#include "kernels.h"
+#include "runplan.h"
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace cs::cpu {
+
+using Clock = std::chrono::steady_clock;
+
+/// What one worker thread is doing; written by that thread only, read after it was joined.
+struct ThreadStatus {
+  int step = -1;
+  int slice = -1;
+  bool waiting = false; ///< blocked in a wait when the run stopped
+  bool finished = false;
+  BlockedPosition wait; ///< what it waits for while `waiting`
+  Clock::time_point end;
+  std::vector<TraceEvent> events;
+};
+
+struct RunState {
+  explicit RunState(RunPlan runPlan) : plan(std::move(runPlan)) {}
+
+  RunPlan plan;
+  Kernels kernels;
+  bool trace = false;
+  /// Per rank, the allocations behind i, o and s after aliasing (empty when unused).
+  std::vector<std::array<std::vector<std::byte>, kBufferCount>> memory;
+  std::vector<std::unique_ptr<Connection>> connections;
+  std::unique_ptr<Counter[]> flags;       ///< per entry of plan.threadblocks
+  std::vector<ThreadStatus> status;       ///< per entry of plan.threadblocks
+  std::atomic<std::uint64_t> progress{0}; ///< step-slices completed, for the watchdog
+  std::atomic<bool> aborted{false};
+  Clock::time_point start;
+
+  std::mutex errorMutex;
+  std::vector<Diagnostic> errors; ///< found by workers (a message of the wrong size)
+
+  /// The address of element `element` of chunk `chunk` of an allocation of `rank`.
+  std::byte* address(int rank, Buffer allocation, std::int64_t chunk, std::int64_t element)
+  {
+    return memory[static_cast<std::size_t>(rank)][static_cast<std::size_t>(allocation)].data() +
+           (chunk * plan.chunkElements + element) * plan.elementSize;
+  }
+  /// Stops every worker: each wait returns at once and each thread leaves its loop.
+  void abort();
+  /// Clears connections, flags and statuses before a run.
+  void reset();
+  /// Records an error found on a worker and stops the run.
+  void fail(Diagnostic diagnostic);
+};
+
+} // namespace cs::cpu

@@ -1,0 +1,162 @@
+#pragma once
+
+// Running a Program on real data (DESIGN.md §5): the interface every executor implements — the
+// CPU reference here, CUDA and NCCL on GPU builds — and the registry that finds one by name.
+// Options and results follow nccl-tests: a size in bytes, a data type and a reduction, times per
+// iteration, #wrong elements after verification against a host reference, and a Trace with one
+// event per (rank, tb, step, slice). A run never throws and never hangs: problems come back as
+// diagnostics, a hang as the list of blocked positions the watchdog saw.
+//
+// Where to start when changing it: the options and result structs below are what `cstudio run`,
+// `cstudio bench --backend` and the tests read; engine/exec/cpu/cpuexecutor.cpp shows the flow.
+
+#include "../check/diagnostic.h"
+#include "../model/buffergeometry.h"
+#include "../model/program.h"
+#include "../model/trace.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cs {
+
+/// Element types of the collective call (nccl-tests' names in dataTypeName()).
+enum class DataType : std::uint8_t { F32, F16, BF16, F64, I32, U8 };
+inline constexpr int kDataTypeCount = 6;
+/// nccl-tests' spelling: "float", "half", "bfloat16", "double", "int32", "uint8".
+std::string_view dataTypeName(DataType type);
+/// Accepts the short names (f32, f16, bf16, f64, i32, u8) and nccl-tests' names.
+std::optional<DataType> parseDataType(std::string_view text);
+/// Bytes per element.
+int dataTypeSize(DataType type);
+/// Whether every reduction order gives the same bits (integers wrap, so they are exact).
+bool isIntegerType(DataType type);
+
+/// The reduction of the API call; MSCCL runtimes schedule only these four (msccl-format.md §2.1).
+enum class ReduceOp : std::uint8_t { Sum, Prod, Min, Max };
+inline constexpr int kReduceOpCount = 4;
+std::string_view reduceOpName(ReduceOp op); ///< "sum", "prod", "min", "max"
+std::optional<ReduceOp> parseReduceOp(std::string_view text);
+
+/// How to run a program. Sizes follow nccl-tests: `bytes` is count × mult × element size, i.e.
+/// the whole buffer the runtime splits into nchunksperloop chunks (msccl-format.md §4.1).
+struct ExecOptions {
+  std::int64_t bytes = 1 << 20;
+  DataType dtype = DataType::F32;
+  ReduceOp op = ReduceOp::Sum;
+  /// In-place or out-of-place; absent: the first mode the program declares (in-place first).
+  std::optional<CallMode> mode;
+  int iterations = 1; ///< timed runs; the last one is verified and traced
+  int warmup = 0;     ///< untimed runs before them
+  /// Seconds without any progress after which the watchdog stops the run and reports it as hung.
+  double timeoutSeconds = 10.0;
+  bool trace = false; ///< fill ExecResult::trace (off costs no clock reads)
+  /// Root rank for broadcast and reduce verification; absent: inferred like the checker does.
+  std::optional<int> root;
+  /// Elements of one chunk processed per iteration of the slicing loop, as bytes; absent: the
+  /// protocol's slice (see defaultSliceBytes()). Smaller values pipeline more, cost more syncs.
+  std::optional<std::int64_t> sliceBytes;
+  /// Messages a connection holds before its sender blocks; absent: the protocol's value
+  /// (defaultConnectionSlots()). 1 makes ring algorithms deadlock, as the checker predicts.
+  std::optional<int> connectionSlots;
+  /// Device of each rank (GPU executors; many ranks may share a device). Empty: the backend's
+  /// default mapping. The CPU executor ignores it.
+  std::vector<int> deviceOfRank;
+};
+
+/// The slice the runtime's slicing loop uses per protocol (msccl-format.md §4.2): Simple moves
+/// one 512 KiB NCCL FIFO step of its default 4 MiB buffer per slice piece, LL128 about 120 KiB
+/// of payload per step (rounded to 128 KiB here), LL 16 KiB (half of each 8-byte line is flags).
+std::int64_t defaultSliceBytes(Protocol protocol);
+/// NCCL_STEPS = 8 FIFO steps per connection: a Simple message takes 4 of them, so 2 messages fit;
+/// an LL/LL128 message takes one step, so 8 fit (msccl-format.md §4.5).
+int defaultConnectionSlots(Protocol protocol);
+
+/// The first element of the result that differs from the host reference.
+struct WrongElement {
+  int rank = -1;
+  Buffer buffer = Buffer::Output; ///< the buffer the collective's result is defined in
+  int chunk = -1;                 ///< chunk index in that buffer
+  std::int64_t element = -1;      ///< element inside the chunk
+  double expected = 0;
+  double actual = 0;
+};
+
+/// What a blocked threadblock waits for when the watchdog stops a run.
+enum class WaitKind : std::uint8_t {
+  Message, ///< a message from rank `peer` on `channel`
+  Room,    ///< a free slot on the connection to rank `peer` on `channel`
+  Flag,    ///< threadblock `depTb` on the same rank to publish step `depStep`
+};
+
+/// A (rank, tb, step, slice) that was blocked when the watchdog fired.
+struct BlockedPosition {
+  int rank = -1;
+  int tb = -1;
+  int step = -1;
+  int slice = -1;
+  WaitKind waitsFor = WaitKind::Message;
+  int peer = -1;
+  int channel = -1;
+  int depTb = -1;
+  int depStep = -1;
+};
+/// "rank 1 tb 0 step 2 slice 0 waits for room on the connection to rank 2 (channel 0)".
+std::string describe(const BlockedPosition& position);
+
+enum class ExecStatus : std::uint8_t {
+  Verified,    ///< ran to the end and every result element matched the reference
+  Wrong,       ///< ran to the end; `wrong` elements differ
+  NotVerified, ///< ran to the end; no postcondition is known (custom, or no root)
+  Hung,        ///< the watchdog stopped it; `blocked` says where
+  Failed,      ///< could not run: bad size, invalid program, backend missing (`diagnostics`)
+};
+std::string_view execStatusName(ExecStatus status);
+
+struct ExecResult {
+  ExecStatus status = ExecStatus::Failed;
+  std::vector<Diagnostic> diagnostics; ///< why it could not run, and notes (root inferred, …)
+  CallMode mode = CallMode::InPlace;   ///< the mode that ran
+  std::int64_t count = 0;              ///< elements per rank of the API call (N / mult)
+  std::int64_t chunkElements = 0;      ///< elements of one MSCCL chunk
+  int slices = 0;                      ///< iterations of the slicing loop
+  std::vector<double> iterationUs;     ///< timed iterations, µs each
+  std::int64_t wrong = 0;              ///< result elements that differ (nccl-tests' #wrong)
+  std::int64_t checked = 0;            ///< result elements compared
+  std::optional<WrongElement> firstWrong;
+  std::string verification; ///< how the result was judged, for people
+  std::vector<BlockedPosition> blocked;
+  Trace trace;
+
+  /// Mean of iterationUs, 0 when empty.
+  double meanUs() const;
+};
+
+/// One execution backend. Implementations are stateless between runs.
+class Executor
+{
+public:
+  virtual ~Executor() = default;
+  /// "cpu", "cuda", "nccl".
+  virtual std::string_view name() const = 0;
+  /// Runs `program` as the runtime would and verifies the result. Never throws.
+  virtual ExecResult run(const Program& program, const ExecOptions& options) = 0;
+};
+
+/// A backend this build knows of, built in or not.
+struct BackendInfo {
+  std::string name;
+  bool available = false;
+  std::string reason; ///< why it is unavailable, for people
+};
+/// Every backend name the CLI accepts, in a fixed order (cpu, cuda, nccl).
+std::vector<BackendInfo> executorBackends();
+
+/// Creates a backend by name; nullptr with `error` filled when it is unknown or not built in.
+std::unique_ptr<Executor> makeExecutor(std::string_view name, std::string* error = nullptr);
+
+} // namespace cs

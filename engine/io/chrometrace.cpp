@@ -1,0 +1,155 @@
+#include "chrometrace.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
+namespace cs {
+
+namespace {
+
+using Json = nlohmann::json;
+
+/// Events of one connection end, in the order the threadblock ran them.
+using EndList = std::vector<std::size_t>;
+
+void sortByProgramOrder(const Trace& trace, EndList& list)
+{
+  std::stable_sort(list.begin(), list.end(), [&trace](std::size_t x, std::size_t y) {
+    const TraceEvent& a = trace.events[x];
+    const TraceEvent& b = trace.events[y];
+    return std::tie(a.slice, a.step, a.tb) < std::tie(b.slice, b.step, b.tb);
+  });
+}
+
+std::string linkName(const Topology* topology, int linkId)
+{
+  if (!topology)
+    return "link " + std::to_string(linkId);
+  const TopologyLink* link = topology->link(linkId);
+  if (!link)
+    return "link " + std::to_string(linkId);
+  const TopologyNode* a = topology->node(link->a);
+  const TopologyNode* b = topology->node(link->b);
+  return "link " + std::to_string(linkId) + " " + (a ? a->name : "?") + " - " +
+         (b ? b->name : "?");
+}
+
+} // namespace
+
+int chromeTraceLinksPid(const Trace& trace)
+{
+  int highest = trace.ranks - 1;
+  for (const TraceEvent& event : trace.events)
+    highest = std::max(highest, event.rank);
+  return highest + 1;
+}
+
+std::string writeChromeTrace(const Trace& trace, const Topology* topology)
+{
+  Json events = Json::array();
+  std::set<int> ranks;
+  std::set<std::pair<int, int>> threads;
+  std::map<std::pair<int, int>, int> threadChannel;
+  for (const TraceEvent& event : trace.events) {
+    ranks.insert(event.rank);
+    threads.insert({event.rank, event.tb});
+    threadChannel[{event.rank, event.tb}] = event.channel;
+  }
+  for (int rank = 0; rank < trace.ranks; ++rank)
+    ranks.insert(rank);
+  for (const int rank : ranks) {
+    events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", rank}, {"tid", 0},
+                      {"args", {{"name", "rank " + std::to_string(rank)}}}});
+    events.push_back({{"name", "process_sort_index"}, {"ph", "M"}, {"pid", rank}, {"tid", 0},
+                      {"args", {{"sort_index", rank}}}});
+  }
+  for (const auto& [rank, tb] : threads) {
+    events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", rank}, {"tid", tb},
+                      {"args", {{"name", "tb " + std::to_string(tb) + " (channel " +
+                                             std::to_string(threadChannel[{rank, tb}]) + ")"}}}});
+  }
+
+  std::map<std::tuple<int, int, int>, EndList> sends;    // (from, to, channel)
+  std::map<std::tuple<int, int, int>, EndList> receives; // (from, to, channel)
+  for (std::size_t i = 0; i < trace.events.size(); ++i) {
+    const TraceEvent& event = trace.events[i];
+    const OpTraits traits = opTraits(event.op);
+    Json args = {{"step", event.step}, {"slice", event.slice}, {"channel", event.channel},
+                 {"bytes", event.bytes}};
+    if (event.peer >= 0)
+      args["peer"] = event.peer;
+    if (event.recvPeer >= 0)
+      args["recv_peer"] = event.recvPeer;
+    if (!event.linkPath.empty())
+      args["links"] = event.linkPath;
+    events.push_back({{"name", std::string(opTypeName(event.op))},
+                      {"cat", traits.sends || traits.receives ? "network" : "local"},
+                      {"ph", "X"},
+                      {"pid", event.rank},
+                      {"tid", event.tb},
+                      {"ts", event.start},
+                      {"dur", std::max(0.0, event.end - event.start)},
+                      {"args", std::move(args)}});
+    if (traits.sends && event.peer >= 0)
+      sends[{event.rank, event.peer, event.channel}].push_back(i);
+    if (traits.receives && event.recvPeer >= 0)
+      receives[{event.recvPeer, event.rank, event.channel}].push_back(i);
+  }
+
+  // Flow arrows: the k-th send on a connection feeds its k-th receive.
+  long flowId = 0;
+  for (auto& [key, sent] : sends) {
+    const auto found = receives.find(key);
+    if (found == receives.end())
+      continue;
+    EndList& received = found->second;
+    sortByProgramOrder(trace, sent);
+    sortByProgramOrder(trace, received);
+    const std::size_t pairs = std::min(sent.size(), received.size());
+    for (std::size_t k = 0; k < pairs; ++k) {
+      const TraceEvent& from = trace.events[sent[k]];
+      const TraceEvent& to = trace.events[received[k]];
+      const std::string name = "message " + std::to_string(std::get<0>(key)) + "→" +
+                               std::to_string(std::get<1>(key));
+      events.push_back({{"name", name}, {"cat", "message"}, {"ph", "s"}, {"id", flowId},
+                        {"pid", from.rank}, {"tid", from.tb}, {"ts", from.start}});
+      events.push_back({{"name", name}, {"cat", "message"}, {"ph", "f"}, {"bp", "e"},
+                        {"id", flowId}, {"pid", to.rank}, {"tid", to.tb},
+                        {"ts", std::max(to.start, to.end)}});
+      ++flowId;
+    }
+  }
+
+  const int linksPid = chromeTraceLinksPid(trace);
+  bool anyCounter = false;
+  for (const LinkUsage& usage : trace.links) {
+    if (usage.utilisation.empty())
+      continue;
+    anyCounter = true;
+    const std::string name = linkName(topology, usage.link);
+    for (const auto& [time, fraction] : usage.utilisation) {
+      events.push_back({{"name", name}, {"ph", "C"}, {"pid", linksPid}, {"ts", time},
+                        {"args", {{"utilisation", fraction}}}});
+    }
+  }
+  if (anyCounter) {
+    events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", linksPid}, {"tid", 0},
+                      {"args", {{"name", "links"}}}});
+  }
+
+  const Json root = {{"traceEvents", std::move(events)},
+                     {"displayTimeUnit", "ns"},
+                     {"otherData",
+                      {{"source", trace.source},
+                       {"device", trace.device},
+                       {"ranks", trace.ranks},
+                       {"bytes", trace.bytes},
+                       {"total_us", trace.totalUs}}}};
+  return root.dump() + "\n";
+}
+
+} // namespace cs

@@ -1,0 +1,23 @@
+#pragma once
+
+// Trace → Chrome Trace Event JSON (the format chrome://tracing and Perfetto open), DESIGN.md §5:
+// one process per rank (pid = rank) named "rank r", one thread per threadblock (tid = tb id),
+// one complete ("X") event per trace event with ts/dur in µs, a flow arrow ("s" → "f") from
+// every send-type event to the receive-type event that takes its message (matched in order per
+// (sender, receiver, channel), as the runtime does), and per-link counter tracks ("C") of
+// utilisation under one extra process named "links".
+
+#include "model/topology.h"
+#include "model/trace.h"
+
+#include <string>
+
+namespace cs {
+
+/// The JSON text. `topology`, when given, names the link tracks ("GPU0 - NVSwitch").
+std::string writeChromeTrace(const Trace& trace, const Topology* topology = nullptr);
+
+/// The pid of the "links" process: one past the highest rank.
+int chromeTraceLinksPid(const Trace& trace);
+
+} // namespace cs

@@ -1,0 +1,51 @@
+#pragma once
+
+// What the simulator's event loop needs to know about a Program and a Topology before it starts,
+// checked once: threadblocks by global index, the dependency target of every step, the
+// connections with their routes and link resources. Anything the loop could trip over
+// (peers out of range, missing GPUs or routes) becomes a sim.* diagnostic here instead.
+
+#include "check/diagnostic.h"
+#include "model/program.h"
+#include "model/topology.h"
+
+#include <optional>
+#include <vector>
+
+namespace cs::sim {
+
+/// One threadblock of the program.
+struct TbInfo {
+  int rank = 0;
+  const ThreadBlock* tb = nullptr;
+  int sendConnection = -1;    ///< index into SimIndex::connections
+  int receiveConnection = -1;
+  std::vector<int> depTarget; ///< per step: global index of the depid threadblock, or -1
+};
+
+/// Messages from `from` to `to` on `channel`, and the path they take.
+struct ConnectionInfo {
+  int from = 0;
+  int to = 0;
+  int channel = 0;
+  std::vector<int> resources; ///< FlowNetwork resources crossed (one per hop)
+  std::vector<int> linkPath;  ///< topology link ids crossed
+  std::vector<std::pair<int, bool>> hops; ///< (link index, a→b) per hop, for byte counters
+  double latencyUs = 0;
+};
+
+struct SimIndex {
+  std::vector<TbInfo> tbs;
+  std::vector<ConnectionInfo> connections;
+  std::vector<double> capacities; ///< bytes/µs per resource: 2 per link (a→b, b→a)
+  int maxSteps = 0;               ///< longest threadblock, for flag keys
+};
+
+/// Resource of link index `link` crossed in direction `aToB` (half-duplex links share one).
+int linkResource(const Topology& topology, int link, bool aToB);
+
+/// Builds the index, or nullopt with errors appended to `diagnostics`.
+std::optional<SimIndex> buildSimIndex(const Program& program, const Topology& topology,
+                                      Diagnostics& diagnostics);
+
+} // namespace cs::sim

@@ -1,0 +1,448 @@
+#include "simulator.h"
+
+#include "fairshare.h"
+#include "model/buffergeometry.h"
+#include "simindex.h"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <queue>
+#include <string>
+
+namespace cs {
+
+namespace {
+
+using sim::ConnectionInfo;
+using sim::SimIndex;
+using sim::TbInfo;
+
+/// Above this many step executions the run would take too long to be useful interactively.
+constexpr double kMaxStepExecutions = 5e7;
+
+struct Message {
+  int connection = 0;
+  int senderTb = 0;
+  bool delivered = false;
+};
+
+struct Connection {
+  std::deque<int> queue;      ///< messages sent and not yet received, oldest first
+  std::vector<int> receivers; ///< threadblocks waiting for the front message
+  std::vector<int> senders;   ///< threadblocks waiting for a free slot
+};
+
+struct TbState {
+  int position = 0;
+  int slice = 0;
+  bool dependencyMet = false;
+  bool received = false;
+  bool busy = false; ///< waiting for its message to arrive or its local op to end
+  bool done = false;
+  double issued = 0;
+  std::int64_t published = -1; ///< flag key of the last published step
+};
+
+struct Timer {
+  double time;
+  long sequence;
+  int kind; ///< 0: message delivered, 1: local op done
+  int id;
+  bool operator>(const Timer& other) const
+  {
+    return time != other.time ? time > other.time : sequence > other.sequence;
+  }
+};
+
+/// The event loop over one index; see simulator.h for the model.
+class Engine
+{
+public:
+  Engine(const Program& program, const Topology& topology, const SimIndex& index,
+         const SimOptions& options, const ProtocolParams& protocol, double chunkBytes, int slices)
+      : m_program(program), m_topology(topology), m_index(index), m_options(options),
+        m_protocol(protocol), m_chunkBytes(chunkBytes), m_slices(slices),
+        m_network(index.capacities), m_states(index.tbs.size()),
+        m_connections(index.connections.size()), m_dependents(index.tbs.size()),
+        m_wireBytes(topology.links.size(), 0.0)
+  {
+    m_usage.resize(topology.links.size());
+    for (std::size_t i = 0; i < topology.links.size(); ++i)
+      m_usage[i].link = topology.links[i].id;
+  }
+
+  void run()
+  {
+    for (int t = 0; t < static_cast<int>(m_states.size()); ++t)
+      m_ready.push_back(t);
+    drain();
+    while (true) {
+      const double network = m_network.nextCompletion();
+      const double timer = m_timers.empty() ? FlowNetwork::kInfinity : m_timers.top().time;
+      if (network == FlowNetwork::kInfinity && timer == FlowNetwork::kInfinity)
+        break;
+      if (network <= timer) {
+        m_now = network;
+        const int flow = m_network.popCompletion(m_now);
+        const int message = m_flowMessage[flow];
+        const ConnectionInfo& info = m_index.connections[m_messages[message].connection];
+        const double arrival = m_now + info.latencyUs + m_protocol.latencyUs;
+        m_timers.push({arrival, m_sequence++, 0, message});
+      } else {
+        const Timer event = m_timers.top();
+        m_timers.pop();
+        m_now = event.time;
+        if (event.kind == 0)
+          deliver(event.id);
+        else
+          finishStep(event.id);
+      }
+      sampleUtilisation();
+      drain();
+    }
+  }
+
+  int unfinished() const
+  {
+    return static_cast<int>(std::count_if(m_states.begin(), m_states.end(),
+                                          [](const TbState& s) { return !s.done; }));
+  }
+
+  void reportDeadlock(Diagnostics& diagnostics) const;
+  void fillTrace(Trace& trace, std::vector<LinkTotal>& totals) const;
+  double endTime() const { return m_end; }
+  std::vector<TraceEvent> takeEvents() { return std::move(m_events); }
+
+private:
+  std::int64_t flagKey(int slice, int position) const
+  {
+    return static_cast<std::int64_t>(slice) * (m_index.maxSteps + 1) + position;
+  }
+
+  double sliceBytes(int slice) const
+  {
+    if (m_protocol.sliceBytes <= 0)
+      return m_chunkBytes;
+    const double size = static_cast<double>(m_protocol.sliceBytes);
+    return std::max(0.0, std::min(size, m_chunkBytes - size * slice));
+  }
+
+  void wake(std::vector<int>& waiting)
+  {
+    m_ready.insert(m_ready.end(), waiting.begin(), waiting.end());
+    waiting.clear();
+  }
+
+  void drain()
+  {
+    while (!m_ready.empty()) {
+      const int t = m_ready.front();
+      m_ready.pop_front();
+      advance(t);
+    }
+  }
+
+  void advance(int t);
+  void finishStep(int t);
+  void deliver(int message);
+  void startSend(int t, const Step& step);
+  void sampleUtilisation();
+
+  const Program& m_program;
+  const Topology& m_topology;
+  const SimIndex& m_index;
+  const SimOptions& m_options;
+  ProtocolParams m_protocol;
+  double m_chunkBytes;
+  int m_slices;
+  FlowNetwork m_network;
+  std::vector<TbState> m_states;
+  std::vector<Connection> m_connections;
+  std::vector<std::vector<int>> m_dependents; ///< per tb: threadblocks waiting for its flag
+  std::vector<Message> m_messages;
+  std::vector<int> m_flowMessage;
+  std::vector<int> m_outgoing = std::vector<int>(m_index.tbs.size(), -1);
+  std::priority_queue<Timer, std::vector<Timer>, std::greater<>> m_timers;
+  std::deque<int> m_ready;
+  std::vector<TraceEvent> m_events;
+  std::vector<LinkUsage> m_usage;
+  std::vector<double> m_wireBytes;
+  double m_now = 0;
+  double m_end = 0;
+  long m_sequence = 0;
+};
+
+void Engine::advance(int t)
+{
+  TbState& state = m_states[t];
+  const TbInfo& info = m_index.tbs[t];
+  while (!state.done && !state.busy) {
+    if (state.slice >= m_slices || info.tb->steps.empty()) {
+      state.done = true;
+      return;
+    }
+    const Step& step = info.tb->steps[state.position];
+    const OpTraits traits = opTraits(step.type);
+    if (!state.dependencyMet) {
+      const int target = info.depTarget[state.position];
+      if (target >= 0 && m_states[target].published < flagKey(state.slice, step.deps)) {
+        m_dependents[target].push_back(t);
+        return;
+      }
+      state.dependencyMet = true;
+      state.issued = m_now;
+    }
+    if (traits.receives && !state.received) {
+      Connection& connection = m_connections[info.receiveConnection];
+      if (connection.queue.empty() || !m_messages[connection.queue.front()].delivered) {
+        connection.receivers.push_back(t);
+        return;
+      }
+      connection.queue.pop_front();
+      wake(connection.senders);
+      state.received = true;
+    }
+    if (traits.sends) {
+      Connection& connection = m_connections[info.sendConnection];
+      if (static_cast<int>(connection.queue.size()) >= std::max(1, m_options.fifoSlots)) {
+        connection.senders.push_back(t);
+        return;
+      }
+      startSend(t, step);
+      return;
+    }
+    if (step.type == OpType::Copy || step.type == OpType::Reduce) {
+      const double bytes = std::max(0, step.cnt) * sliceBytes(state.slice);
+      state.busy = true;
+      m_timers.push({m_now + bytes / (m_options.localGBps * 1e3), m_sequence++, 1, t});
+      return;
+    }
+    finishStep(t);
+  }
+}
+
+void Engine::startSend(int t, const Step& step)
+{
+  TbState& state = m_states[t];
+  const TbInfo& info = m_index.tbs[t];
+  const ConnectionInfo& route = m_index.connections[info.sendConnection];
+  const double bytes = std::max(0, step.cnt) * sliceBytes(state.slice);
+  const int message = static_cast<int>(m_messages.size());
+  m_messages.push_back({info.sendConnection, t, false});
+  m_connections[info.sendConnection].queue.push_back(message);
+  m_outgoing[t] = message;
+  state.busy = true;
+  const double wire = bytes / m_protocol.efficiency;
+  for (const auto& [link, aToB] : route.hops) {
+    const auto payload = static_cast<std::int64_t>(std::llround(bytes));
+    (aToB ? m_usage[link].bytesAtoB : m_usage[link].bytesBtoA) += payload;
+    m_wireBytes[link] += wire;
+  }
+  const int flow = m_network.add(route.resources, wire, m_now);
+  if (flow >= static_cast<int>(m_flowMessage.size()))
+    m_flowMessage.resize(flow + 1);
+  m_flowMessage[flow] = message;
+}
+
+void Engine::deliver(int message)
+{
+  m_messages[message].delivered = true;
+  const int connection = m_messages[message].connection;
+  wake(m_connections[connection].receivers);
+  finishStep(m_messages[message].senderTb);
+}
+
+void Engine::finishStep(int t)
+{
+  TbState& state = m_states[t];
+  const TbInfo& info = m_index.tbs[t];
+  const ThreadBlock& tb = *info.tb;
+  const Step& step = tb.steps[state.position];
+  const OpTraits traits = opTraits(step.type);
+  if (m_options.recordEvents) {
+    TraceEvent event;
+    event.rank = info.rank;
+    event.tb = tb.id;
+    event.step = state.position;
+    event.slice = state.slice;
+    event.op = step.type;
+    event.peer = traits.sends ? tb.send : traits.receives ? tb.recv : -1;
+    event.recvPeer = traits.receives ? tb.recv : -1;
+    event.channel = tb.chan;
+    event.bytes = step.type == OpType::Nop
+                      ? 0
+                      : static_cast<std::int64_t>(
+                            std::llround(std::max(0, step.cnt) * sliceBytes(state.slice)));
+    event.start = state.issued;
+    event.end = m_now;
+    if (traits.sends)
+      event.linkPath = m_index.connections[info.sendConnection].linkPath;
+    else if (traits.receives)
+      event.linkPath = m_index.connections[info.receiveConnection].linkPath;
+    m_events.push_back(std::move(event));
+  }
+  m_end = std::max(m_end, m_now);
+  if (step.hasdep && step.type != OpType::Nop) {
+    state.published = flagKey(state.slice, state.position);
+    wake(m_dependents[t]);
+  }
+  state.busy = false;
+  state.dependencyMet = false;
+  state.received = false;
+  m_outgoing[t] = -1;
+  if (++state.position == static_cast<int>(tb.steps.size())) {
+    state.position = 0;
+    ++state.slice;
+  }
+  m_ready.push_back(t);
+}
+
+void Engine::sampleUtilisation()
+{
+  const std::vector<int> changed = m_network.takeChangedResources();
+  if (!m_options.recordUtilisation)
+    return;
+  for (const int resource : changed) {
+    const int link = resource / 2;
+    const TopologyLink& topologyLink = m_topology.links[link];
+    double load = m_network.load(2 * link);
+    if (topologyLink.duplex)
+      load += m_network.load(2 * link + 1);
+    const double capacity = m_index.capacities[2 * link] * (topologyLink.duplex ? 2 : 1);
+    const double fraction = std::min(1.0, load / capacity);
+    auto& samples = m_usage[link].utilisation;
+    if (!samples.empty() && samples.back().first == m_now)
+      samples.back().second = fraction;
+    else if (samples.empty() || samples.back().second != fraction)
+      samples.emplace_back(m_now, fraction);
+  }
+}
+
+void Engine::reportDeadlock(Diagnostics& diagnostics) const
+{
+  std::string waits;
+  std::vector<Location> blocked;
+  for (std::size_t t = 0; t < m_states.size(); ++t) {
+    const TbState& state = m_states[t];
+    if (state.done)
+      continue;
+    const TbInfo& info = m_index.tbs[t];
+    const Step& step = info.tb->steps[state.position];
+    Location location;
+    location.rank = info.rank;
+    location.tb = info.tb->id;
+    location.step = state.position;
+    location.line = step.line;
+    std::string why;
+    if (!state.dependencyMet && info.depTarget[state.position] >= 0)
+      why = "waits for tb " + std::to_string(step.depid) + " to publish step " +
+            std::to_string(step.deps);
+    else if (opTraits(step.type).receives && !state.received)
+      why = "waits to receive from rank " + std::to_string(info.tb->recv);
+    else
+      why = "waits for a free slot to rank " + std::to_string(info.tb->send);
+    if (blocked.size() < 8)
+      waits += (waits.empty() ? "" : "; ") + describe(location) + " (slice " +
+               std::to_string(state.slice) + ") " + why;
+    blocked.push_back(location);
+  }
+  Diagnostic& diagnostic = diagnostics.error(
+      "sim.deadlock",
+      "the run stops at " + std::to_string(m_now) + " µs with " + std::to_string(blocked.size()) +
+          " of " + std::to_string(m_states.size()) + " threadblocks unfinished: " + waits +
+          (blocked.size() > 8 ? "; …" : ""),
+      blocked.front());
+  diagnostic.related = blocked;
+}
+
+void Engine::fillTrace(Trace& trace, std::vector<LinkTotal>& totals) const
+{
+  trace.links = m_usage;
+  for (std::size_t i = 0; i < m_usage.size(); ++i) {
+    const TopologyLink& link = m_topology.links[i];
+    const double capacity = m_index.capacities[2 * i] * (link.duplex ? 2 : 1);
+    LinkTotal total;
+    total.link = link.id;
+    total.bytes = m_usage[i].bytesAtoB + m_usage[i].bytesBtoA;
+    total.busyFraction = m_end > 0 ? std::min(1.0, m_wireBytes[i] / (capacity * m_end)) : 0;
+    totals.push_back(total);
+  }
+  std::stable_sort(totals.begin(), totals.end(), [](const LinkTotal& a, const LinkTotal& b) {
+    return a.bytes > b.bytes;
+  });
+}
+
+} // namespace
+
+SimResult simulateProgram(const Program& program, const Topology& topology,
+                          const SimOptions& options)
+{
+  SimResult result;
+  Diagnostics diagnostics;
+  result.protocol = options.protocol.value_or(defaultProtocolParams(program.proto));
+  const ProtocolParams& protocol = result.protocol;
+  result.trace.source = "simulator";
+  result.trace.device = "simulated " + topology.name;
+  result.trace.ranks = static_cast<int>(program.gpus.size());
+  result.trace.bytes = options.bytes;
+
+  if (options.bytes <= 0)
+    diagnostics.error("sim.bad-size", "the size must be positive, not " +
+                                          std::to_string(options.bytes) + " bytes");
+  if (program.nchunksperloop <= 0)
+    diagnostics.error("sim.invalid-program", "nchunksperloop must be positive");
+  if (!(protocol.efficiency > 0 && protocol.efficiency <= 1) || !(protocol.latencyUs >= 0) ||
+      protocol.sliceBytes < 0 || !(options.localGBps > 0))
+    diagnostics.error("sim.bad-parameters",
+                      "protocol efficiency must be in (0, 1], latency and slice size not "
+                      "negative, local bandwidth positive");
+  if (diagnostics.hasErrors()) {
+    result.diagnostics = diagnostics.take();
+    return result;
+  }
+
+  const std::optional<SimIndex> index = sim::buildSimIndex(program, topology, diagnostics);
+  if (!index) {
+    result.diagnostics = diagnostics.take();
+    return result;
+  }
+  const double chunkBytes = static_cast<double>(options.bytes) / program.nchunksperloop;
+  if (options.bytes % program.nchunksperloop != 0)
+    diagnostics.warning("sim.size-not-divisible",
+                        std::to_string(options.bytes) + " bytes do not split into " +
+                            std::to_string(program.nchunksperloop) +
+                            " equal chunks; the runtime would not select this algorithm "
+                            "(simulated with fractional chunks)");
+  result.slices = protocol.sliceBytes > 0
+                      ? std::max(1, static_cast<int>(std::ceil(chunkBytes / protocol.sliceBytes)))
+                      : 1;
+  if (static_cast<double>(result.slices) * std::max(1, program.stepCount()) > kMaxStepExecutions) {
+    diagnostics.error("sim.too-large",
+                      std::to_string(result.slices) + " slices of " +
+                          std::to_string(program.stepCount()) +
+                          " steps are too many to simulate; use a larger slice size");
+    result.diagnostics = diagnostics.take();
+    return result;
+  }
+
+  Engine engine(program, topology, *index, options, protocol, chunkBytes, result.slices);
+  engine.run();
+  if (engine.unfinished() > 0)
+    engine.reportDeadlock(diagnostics);
+  result.trace.events = engine.takeEvents();
+  engine.fillTrace(result.trace, result.busiestLinks);
+  result.timeUs = engine.endTime();
+  result.trace.totalUs = result.timeUs;
+  if (result.timeUs > 0) {
+    result.algbwGBps = static_cast<double>(options.bytes) / (result.timeUs * 1e3);
+    result.busbwGBps =
+        result.algbwGBps * busBandwidthFactor(program.collective, result.trace.ranks);
+  }
+  result.nccl = estimateNcclAllReduce(topology, result.trace.ranks, options.bytes, protocol);
+  result.ok = !diagnostics.hasErrors();
+  result.diagnostics = diagnostics.take();
+  return result;
+}
+
+} // namespace cs

@@ -1,0 +1,77 @@
+#pragma once
+
+// The link-contention simulator (DESIGN.md §5): runs a Program on a Topology with an
+// event-driven alpha-beta model and returns the same Trace the executors produce.
+//
+// Model, in the runtime's terms (msccl-format.md §4):
+// - Each threadblock replays its steps in order once per slice of the slicing loop; a step waits
+//   for its `depid`/`deps` target to have published a position ≥ deps in the same or a later
+//   iteration (only `hasdep` steps publish); nops take no time.
+// - The k-th send-type step on connection (sender, receiver, channel) pairs with the k-th
+//   receive-type step; a connection holds `fifoSlots` messages sent but not yet received.
+// - A message follows the route between the two ranks' GPUs. While it streams, it holds a
+//   max-min fair share of every link it crosses (per direction on duplex links, shared on
+//   half-duplex ones); it carries bytes / efficiency over the wire and arrives the route's
+//   latency plus the protocol's latency after its last byte left. A send-type step ends when its
+//   message has arrived; a fused receive-send step first receives, then sends.
+// - cpy and re cost bytes / localGBps; the reduction inside rrs/rrc/rrcs is free (the runtime
+//   does it on the fly while the data streams).
+// Known simplification: a fused receive-send forwards a slice only once all of it arrived (store
+// and forward per slice); the runtime's primitives forward per FIFO step inside a slice, so a
+// one-threadblock ring with several slices is predicted slower than it runs.
+// Start reading at simulateProgram(); the event loop lives in simulator.cpp.
+
+#include "check/diagnostic.h"
+#include "estimates.h"
+#include "model/program.h"
+#include "model/topology.h"
+#include "model/trace.h"
+#include "protocolmodel.h"
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace cs {
+
+struct SimOptions {
+  /// The collective's size as nccl-tests counts it (count × sizeof(T) × the size multiplier of
+  /// msccl-format.md §4.1: the whole receive buffer of an all-gather, the send buffer of a
+  /// reduce-scatter, one rank's buffer of an all-to-all). Chunks are bytes / nchunksperloop.
+  std::int64_t bytes = 1 << 20;
+  /// Protocol model; absent: defaultProtocolParams(program.proto).
+  std::optional<ProtocolParams> protocol;
+  double localGBps = 1500; ///< cpy/re: an H100's ~3 TB/s HBM, each byte read once and written once
+  int fifoSlots = 2;       ///< messages a connection holds (Simple: 8 NCCL steps / 4 per message)
+  bool recordEvents = true;      ///< false: only totals (faster sweeps)
+  bool recordUtilisation = true; ///< per-link utilisation samples over time
+};
+
+/// Per-link totals, sorted busiest first in SimResult::busiestLinks.
+struct LinkTotal {
+  int link = 0;
+  std::int64_t bytes = 0;   ///< both directions
+  double busyFraction = 0;  ///< average utilisation over the run, 0..1
+};
+
+struct SimResult {
+  bool ok = false; ///< finished without sim.* errors
+  std::vector<Diagnostic> diagnostics;
+  Trace trace;     ///< events (when recorded), per-link usage, totalUs
+  double timeUs = 0;
+  double algbwGBps = 0; ///< bytes / time
+  double busbwGBps = 0; ///< algbw × busBandwidthFactor
+  std::optional<NcclEstimate> nccl; ///< NCCL ring/tree all-reduce estimate for the same size
+  std::vector<LinkTotal> busiestLinks;
+  ProtocolParams protocol; ///< the parameters used
+  int slices = 0;          ///< iterations of the slicing loop
+};
+
+/// Simulates `program` on `topology`. Never throws: a rank without a GPU in the topology
+/// (sim.no-gpu), ranks without a route (sim.no-route), a malformed program
+/// (sim.invalid-program) or a run that stops before every threadblock finishes (sim.deadlock,
+/// with the blocked steps as related locations) come back as diagnostics.
+SimResult simulateProgram(const Program& program, const Topology& topology,
+                          const SimOptions& options = {});
+
+} // namespace cs

@@ -1,0 +1,340 @@
+// The CPU reference executor on small programs whose behaviour is known by construction: the
+// ring all-reduce of engine/library, a hand-written two-rank all-reduce and its broken variant,
+// a deadlock the watchdog must stop, every data type and reduction, and the trace's shape.
+
+#include "exec/cpu/reference.h"
+#include "exec/executor.h"
+#include "library/ringallreduce.h"
+
+#include <QTest>
+
+#include <chrono>
+#include <set>
+#include <tuple>
+
+using namespace cs;
+
+namespace {
+
+Step makeStep(int position, OpType type, int srcOff, int dstOff)
+{
+  Step step;
+  step.s = position;
+  step.type = type;
+  step.srcBuf = Buffer::Input;
+  step.srcOff = srcOff;
+  step.dstBuf = Buffer::Input;
+  step.dstOff = dstOff;
+  step.cnt = 1;
+  return step;
+}
+
+// In-place all-reduce of two ranks, two chunks: each rank reduces the peer's copy of chunk
+// 1 - r... precisely: rank r sends i[1-r], reduces the incoming i[r] into its own i[r], sends
+// that sum back and receives the other sum into i[1-r].
+Program twoRankAllReduce()
+{
+  Program program;
+  program.name = "two_rank_allreduce";
+  program.nchunksperloop = 2;
+  program.ngpus = 2;
+  program.collective = Collective::AllReduce;
+  program.collSpelling = "allreduce";
+  program.inplace = true;
+  program.outofplace = false;
+  for (int r = 0; r < 2; ++r) {
+    Gpu gpu;
+    gpu.id = r;
+    gpu.inputChunks = 2;
+    ThreadBlock tb;
+    tb.send = 1 - r;
+    tb.recv = 1 - r;
+    tb.steps = {makeStep(0, OpType::Send, 1 - r, -1), makeStep(1, OpType::RecvReduceCopy, r, r),
+                makeStep(2, OpType::Send, r, -1), makeStep(3, OpType::Recv, -1, 1 - r)};
+    gpu.threadblocks.push_back(tb);
+    program.gpus.push_back(gpu);
+  }
+  return program;
+}
+
+ExecOptions smallRun(std::int64_t bytes)
+{
+  ExecOptions options;
+  options.bytes = bytes;
+  options.timeoutSeconds = 5;
+  return options;
+}
+
+} // namespace
+
+class TestCpuExecutor : public QObject
+{
+  Q_OBJECT
+
+private slots:
+  void registry()
+  {
+    std::string error;
+    QVERIFY(makeExecutor("cpu", &error) != nullptr);
+    QVERIFY(makeExecutor("cuda", &error) == nullptr);
+    QVERIFY2(error.find("not built") != std::string::npos, error.c_str());
+    QVERIFY(makeExecutor("nccl", &error) == nullptr);
+    QVERIFY2(error.find("not built") != std::string::npos, error.c_str());
+    QVERIFY(makeExecutor("tpu", &error) == nullptr);
+    QVERIFY2(error.find("unknown backend") != std::string::npos, error.c_str());
+  }
+
+  void ringAllReduceVerifies_data()
+  {
+    QTest::addColumn<int>("ranks");
+    QTest::addColumn<int>("channels");
+    QTest::addColumn<qint64>("bytes");
+    QTest::addColumn<qint64>("sliceBytes");
+    QTest::addColumn<int>("slices");
+    // 4 ranks × 4 chunks × 1 float: the smallest size.
+    QTest::newRow("4r tiny") << 4 << 1 << qint64(16) << qint64(0) << 1;
+    // 3 chunks × 1000 floats, 256-float slices: 4 slices, the last 232 floats.
+    QTest::newRow("3r sliced") << 3 << 1 << qint64(12000) << qint64(1024) << 4;
+    // 2 channels × 5 ranks × 777 floats, 100-float slices: 8 slices, the last 77.
+    QTest::newRow("5r 2ch sliced") << 5 << 2 << qint64(31080) << qint64(400) << 8;
+  }
+  void ringAllReduceVerifies()
+  {
+    QFETCH(int, ranks);
+    QFETCH(int, channels);
+    QFETCH(qint64, bytes);
+    QFETCH(qint64, sliceBytes);
+    QFETCH(int, slices);
+    const Program program = makeRingAllReduce({ranks, channels, Protocol::Simple});
+    ExecOptions options = smallRun(bytes);
+    if (sliceBytes > 0)
+      options.sliceBytes = sliceBytes;
+    options.iterations = 2;
+    options.warmup = 1;
+    const ExecResult result = makeExecutor("cpu")->run(program, options);
+    QCOMPARE(execStatusName(result.status), std::string_view("verified"));
+    QCOMPARE(result.slices, slices);
+    QCOMPARE(result.wrong, 0);
+    QCOMPARE(result.checked, qint64(ranks) * (bytes / 4));
+    QCOMPARE(result.iterationUs.size(), std::size_t(2));
+    QCOMPARE(result.mode, CallMode::InPlace);
+  }
+
+  void everyTypeAndOp_data()
+  {
+    QTest::addColumn<int>("type");
+    QTest::addColumn<int>("op");
+    for (int t = 0; t < kDataTypeCount; ++t) {
+      for (int o = 0; o < kReduceOpCount; ++o) {
+        const std::string name = std::string(dataTypeName(static_cast<DataType>(t))) + " " +
+                                 std::string(reduceOpName(static_cast<ReduceOp>(o)));
+        QTest::newRow(name.c_str()) << t << o;
+      }
+    }
+  }
+  void everyTypeAndOp()
+  {
+    QFETCH(int, type);
+    QFETCH(int, op);
+    const Program program = makeRingAllReduce({8, 1, Protocol::LL});
+    ExecOptions options;
+    options.dtype = static_cast<DataType>(type);
+    options.op = static_cast<ReduceOp>(op);
+    // 8 chunks × 300 elements in 128-element slices: three slices, the last one shorter.
+    options.bytes = 8 * 300 * dataTypeSize(options.dtype);
+    options.sliceBytes = 128 * dataTypeSize(options.dtype);
+    const ExecResult result = makeExecutor("cpu")->run(program, options);
+    QCOMPARE(result.slices, 3);
+    QCOMPARE(execStatusName(result.status), std::string_view("verified"));
+    QCOMPARE(result.wrong, 0);
+  }
+
+  void wrongLocalOperandIsReported()
+  {
+    // Rank 0 reduces the incoming chunk 0 with its local i[1] instead of i[0], so chunk 0 of
+    // both ranks ends as rank 1's i[0] + rank 0's i[1]; chunk 1 stays right.
+    Program program = twoRankAllReduce();
+    program.gpus[0].threadblocks[0].steps[1].srcOff = 1;
+    ExecOptions options = smallRun(2 * 100 * 4); // 100 i32 per chunk
+    options.dtype = DataType::I32;
+    const ExecResult result = makeExecutor("cpu")->run(program, options);
+    QCOMPARE(execStatusName(result.status), std::string_view("wrong"));
+    QVERIFY(result.firstWrong.has_value());
+    const WrongElement& w = *result.firstWrong;
+    QCOMPARE(w.rank, 0);
+    QCOMPARE(w.buffer, Buffer::Output);
+    QCOMPARE(w.chunk, 0);
+    QCOMPARE(w.element, qint64(0));
+    const auto input = [](int rank, std::int64_t index) {
+      return cpu::inputValue(DataType::I32, ReduceOp::Sum, 2, rank, index);
+    };
+    QCOMPARE(w.expected, double(input(0, 0) + input(1, 0)));
+    QCOMPARE(w.actual, double(input(1, 0) + input(0, 100)));
+    // Every element of chunk 0 differs on both ranks unless rank 0's i[0] and i[1] agree there.
+    std::int64_t expectedWrong = 0;
+    for (std::int64_t e = 0; e < 100; ++e)
+      expectedWrong += input(0, e) != input(0, 100 + e) ? 2 : 0;
+    QVERIFY(expectedWrong > 0);
+    QCOMPARE(result.wrong, expectedWrong);
+    QCOMPARE(result.checked, qint64(400));
+
+    // The unbroken program verifies, in place and (undeclared, with a warning) out of place is
+    // wrong: it never writes o.
+    const ExecResult good = makeExecutor("cpu")->run(twoRankAllReduce(), options);
+    QCOMPARE(execStatusName(good.status), std::string_view("verified"));
+    options.mode = CallMode::OutOfPlace;
+    const ExecResult outOfPlace = makeExecutor("cpu")->run(twoRankAllReduce(), options);
+    QCOMPARE(execStatusName(outOfPlace.status), std::string_view("wrong"));
+    QCOMPARE(outOfPlace.wrong, qint64(400));
+    QCOMPARE(outOfPlace.diagnostics.front().code, std::string("exec.mode-undeclared"));
+  }
+
+  void watchdogStopsRingWithOneSlot()
+  {
+    // With one message per connection every rank's first send fills its outgoing connection and
+    // each rrs at step 1 then waits for room that its successor, itself blocked, never makes.
+    const int ranks = 4;
+    const Program program = makeRingAllReduce({ranks, 1, Protocol::Simple});
+    ExecOptions options = smallRun(ranks * 64 * 4);
+    options.connectionSlots = 1;
+    options.timeoutSeconds = 0.5;
+    const auto start = std::chrono::steady_clock::now();
+    const ExecResult result = makeExecutor("cpu")->run(program, options);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    QCOMPARE(execStatusName(result.status), std::string_view("hung"));
+    QVERIFY2(seconds < 2 * options.timeoutSeconds, std::to_string(seconds).c_str());
+    QCOMPARE(result.blocked.size(), std::size_t(ranks));
+    std::set<std::tuple<int, int, int, int, int>> blocked;
+    for (const BlockedPosition& p : result.blocked) {
+      QCOMPARE(p.waitsFor, WaitKind::Room);
+      QCOMPARE(p.channel, 0);
+      QCOMPARE(p.slice, 0);
+      blocked.emplace(p.rank, p.tb, p.step, p.peer, p.slice);
+    }
+    for (int r = 0; r < ranks; ++r)
+      QVERIFY(blocked.count({r, 0, 1, (r + 1) % ranks, 0}) == 1);
+    QCOMPARE(result.diagnostics.front().code, std::string("exec.hang"));
+    QCOMPARE(result.diagnostics.front().related.size(), std::size_t(ranks));
+
+    // Two slots are enough (msccl-format.md §7).
+    options.connectionSlots = 2;
+    QCOMPARE(execStatusName(makeExecutor("cpu")->run(program, options).status),
+             std::string_view("verified"));
+  }
+
+  void watchdogNamesFlagWaits()
+  {
+    // Rank 1 waits for a flag of tb 1 that is never published (hasdep=0): P9's hang.
+    Program program = twoRankAllReduce();
+    Gpu& gpu = program.gpus[1];
+    ThreadBlock local;
+    local.id = 1;
+    local.steps = {makeStep(0, OpType::Copy, 0, 0)};
+    gpu.threadblocks.push_back(local);
+    gpu.threadblocks[0].steps[0].depid = 1;
+    gpu.threadblocks[0].steps[0].deps = 0;
+    ExecOptions options = smallRun(8);
+    options.timeoutSeconds = 0.3;
+    const ExecResult result = makeExecutor("cpu")->run(program, options);
+    QCOMPARE(execStatusName(result.status), std::string_view("hung"));
+    // Rank 1 tb 0 waits for the flag; rank 0 then waits for rank 1's first message.
+    QCOMPARE(result.blocked.size(), std::size_t(2));
+    const BlockedPosition& r0 = result.blocked[0];
+    const BlockedPosition& r1 = result.blocked[1];
+    QCOMPARE(std::tie(r0.rank, r0.tb, r0.step), std::make_tuple(0, 0, 1));
+    QCOMPARE(r0.waitsFor, WaitKind::Message);
+    QCOMPARE(r0.peer, 1);
+    QCOMPARE(std::tie(r1.rank, r1.tb, r1.step), std::make_tuple(1, 0, 0));
+    QCOMPARE(r1.waitsFor, WaitKind::Flag);
+    QCOMPARE(std::tie(r1.depTb, r1.depStep), std::make_tuple(1, 0));
+    QCOMPARE(describe(r1),
+             std::string("rank 1 tb 0 step 0 slice 0 waits for tb 1 to publish step 0"));
+
+    // Publishing it lets the run finish.
+    gpu.threadblocks[1].steps[0].hasdep = true;
+    QCOMPARE(execStatusName(makeExecutor("cpu")->run(program, options).status),
+             std::string_view("verified"));
+  }
+
+  void traceHasOneEventPerStepAndSlice()
+  {
+    const int ranks = 4;
+    const Program program = makeRingAllReduce({ranks, 2, Protocol::Simple});
+    ExecOptions options = smallRun(ranks * 2 * 100 * 4);
+    options.sliceBytes = 30 * 4; // 100 floats per chunk: slices of 30, 30, 30, 10
+    options.trace = true;
+    const ExecResult result = makeExecutor("cpu")->run(program, options);
+    QCOMPARE(execStatusName(result.status), std::string_view("verified"));
+    const int steps = 2 * ranks - 1; // per tb: s, n-2 rrs, rrcs, n-2 rcs, r
+    QCOMPARE(result.trace.events.size(), std::size_t(ranks * 2 * steps * 4));
+    QCOMPARE(result.trace.source, std::string("cpu"));
+    QCOMPARE(result.trace.ranks, ranks);
+    std::set<std::tuple<int, int, int, int>> keys;
+    std::int64_t bytes = 0;
+    for (const TraceEvent& event : result.trace.events) {
+      keys.emplace(event.rank, event.tb, event.step, event.slice);
+      QVERIFY(event.end >= event.start);
+      QCOMPARE(event.channel, event.tb);
+      bytes += event.bytes;
+    }
+    QCOMPARE(keys.size(), result.trace.events.size());
+    // Each step moves one chunk: 100 floats over the 4 slices.
+    QCOMPARE(bytes, qint64(ranks) * 2 * steps * 100 * 4);
+    options.trace = false;
+    QVERIFY(makeExecutor("cpu")->run(program, options).trace.events.empty());
+  }
+
+  void rejectsSizesTheRuntimeWouldNotSelect()
+  {
+    const Program program = makeRingAllReduce({4, 1, Protocol::Simple});
+    const ExecResult odd = makeExecutor("cpu")->run(program, smallRun(4 * 4 + 4));
+    QCOMPARE(execStatusName(odd.status), std::string_view("failed"));
+    QCOMPARE(odd.diagnostics.front().code, std::string("exec.size"));
+    QVERIFY(odd.diagnostics.front().message.find("5 elements cannot be split into 4") !=
+            std::string::npos);
+    const ExecResult ragged = makeExecutor("cpu")->run(program, smallRun(18));
+    QCOMPARE(ragged.diagnostics.front().code, std::string("exec.size"));
+  }
+
+  void rejectsOperandsOutsideTheirBuffer()
+  {
+    Program program = twoRankAllReduce();
+    program.gpus[1].threadblocks[0].steps[1].srcOff = 7;
+    const ExecResult result = makeExecutor("cpu")->run(program, smallRun(8));
+    QCOMPARE(execStatusName(result.status), std::string_view("failed"));
+    QCOMPARE(result.diagnostics.front().code, std::string("exec.operand"));
+    QCOMPARE(result.diagnostics.front().location.rank, 1);
+    QCOMPARE(result.diagnostics.front().location.step, 1);
+  }
+
+  void rejectsTwoThreadblocksOnOneConnection()
+  {
+    // P8: a second tb on rank 0 sending to rank 1 on channel 0 would share that FIFO.
+    Program program = twoRankAllReduce();
+    ThreadBlock second;
+    second.id = 1;
+    second.send = 1;
+    second.steps = {makeStep(0, OpType::Send, 0, -1)};
+    program.gpus[0].threadblocks.push_back(second);
+    const ExecResult result = makeExecutor("cpu")->run(program, smallRun(8));
+    QCOMPARE(execStatusName(result.status), std::string_view("failed"));
+    QCOMPARE(result.diagnostics.front().code, std::string("exec.duplicate-connection"));
+    QCOMPARE(result.diagnostics.front().message,
+             std::string("rank 0 tb 1 and tb 0 both send to rank 1 on channel 0; the runtime "
+                         "would corrupt that connection"));
+  }
+
+  void messageSizeMismatchFails()
+  {
+    Program program = twoRankAllReduce();
+    program.gpus[0].threadblocks[0].steps[0].cnt = 2;
+    program.gpus[0].threadblocks[0].steps[0].srcOff = 0;
+    const ExecResult result = makeExecutor("cpu")->run(program, smallRun(8));
+    QCOMPARE(execStatusName(result.status), std::string_view("failed"));
+    QCOMPARE(result.diagnostics.front().code, std::string("exec.message-size"));
+  }
+};
+
+QTEST_APPLESS_MAIN(TestCpuExecutor)
+#include "tst_cpuexecutor.moc"
