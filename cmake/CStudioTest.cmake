@@ -18,3 +18,9 @@ function(cstudio_add_test name)
     LABELS "${labels}"
     TIMEOUT 600)
 endfunction()
+
+# A test that runs the cstudio binary (tests/support/cli.h): passes its path and builds it first.
+function(cstudio_test_uses_cli name)
+  target_compile_definitions(${name} PRIVATE CSTUDIO_CLI="$<TARGET_FILE:cstudio>")
+  add_dependencies(${name} cstudio)
+endfunction()

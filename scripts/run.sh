@@ -1,6 +1,7 @@
 #!/bin/sh
 # Installs what is needed, builds, and starts Collective Studio on a built-in example: a 4-rank
-# ring all-reduce from the classic-algorithm generators, checked by the full checker.
+# ring all-reduce from the classic-algorithm catalogue, checked by the full checker, simulated on
+# a DGX H100 and run on real data by the CPU reference executor.
 set -eu
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -9,4 +10,6 @@ cmake --build build
 mkdir -p build/examples
 build/app/cstudio/cstudio generate ring-allreduce --ranks 4 -o build/examples/ring-allreduce-4.xml
 build/app/cstudio/cstudio info build/examples/ring-allreduce-4.xml
-exec build/app/cstudio/cstudio validate build/examples/ring-allreduce-4.xml
+build/app/cstudio/cstudio validate build/examples/ring-allreduce-4.xml
+build/app/cstudio/cstudio simulate build/examples/ring-allreduce-4.xml --topology dgx-h100 --bytes 256M
+exec build/app/cstudio/cstudio run build/examples/ring-allreduce-4.xml --backend cpu --bytes 16M

@@ -127,8 +127,8 @@ public:
   Result<std::string> setting(const std::string& key, const std::string& fallback = {}) const;
   Status setSetting(const std::string& key, const std::string& value);
 
-  /// Seeds the shipped examples (done on creation). Idempotent: identical content is not stored
-  /// again. See seeding.cpp.
+  /// Seeds the shipped examples (done on creation): exampleRequests(). Idempotent: identical
+  /// content is not stored again.
   Status seedExamples();
 
   /// PRAGMA integrity_check: "ok" or the problems it lists.
@@ -140,5 +140,9 @@ private:
   explicit Library(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> m_impl;
 };
+
+/// The examples a new library is seeded with: every classic-algorithm catalogue entry at 8 ranks
+/// (and the ring all-reduce at 4), lowered for the current executor, with its design document.
+std::vector<SaveRequest> exampleRequests();
 
 } // namespace cs::storage

@@ -14,6 +14,7 @@ enum ExitCode : int {
   Ok = 0,         ///< success, no error found
   Problems = 1,   ///< the input has errors (validate), wrong results (run), …
   UsageError = 2, ///< bad arguments, unreadable or unparsable input files
+  Hang = 3,       ///< run: the watchdog stopped a run that made no progress
 };
 
 using Runner = std::function<int()>;

@@ -6,17 +6,17 @@
 
 #include "exec/executor.h"
 #include "execbench.h"
+#include "io/chrometrace.h"
 #include "io/mscclxmlreader.h"
+#include "io/mscclxmlwriter.h"
+#include "sim/estimates.h"
 
-#include <fstream>
 #include <iostream>
 #include <memory>
 
 namespace cs::cli {
 
 namespace {
-
-constexpr int kHangExit = 3; ///< the watchdog stopped a run (documented in the footer)
 
 struct RunOptions {
   std::string file;
@@ -53,31 +53,6 @@ nlohmann::json blockedToJson(const BlockedPosition& position)
     object["channel"] = position.channel;
   }
   return object;
-}
-
-// Chrome Trace Event JSON (pid = rank, tid = threadblock), readable by Perfetto.
-bool writeChromeTrace(const Trace& trace, const std::string& path)
-{
-  nlohmann::json events = nlohmann::json::array();
-  for (const TraceEvent& event : trace.events) {
-    events.push_back({{"name", std::string(opTypeName(event.op))},
-                      {"ph", "X"},
-                      {"pid", event.rank},
-                      {"tid", event.tb},
-                      {"ts", event.start},
-                      {"dur", event.end - event.start},
-                      {"args",
-                       {{"step", event.step},
-                        {"slice", event.slice},
-                        {"peer", event.peer},
-                        {"channel", event.channel},
-                        {"bytes", event.bytes}}}});
-  }
-  std::ofstream stream(path);
-  stream << nlohmann::json{{"traceEvents", events},
-                           {"otherData", {{"source", trace.source}, {"device", trace.device}}}}
-                .dump();
-  return static_cast<bool>(stream);
 }
 
 int usage(const std::string& message)
@@ -141,7 +116,7 @@ int runRun(const RunOptions& options)
     exitCode = Problems;
     break;
   case ExecStatus::Hung:
-    exitCode = kHangExit;
+    exitCode = Hang;
     break;
   case ExecStatus::Failed:
     exitCode = UsageError;
@@ -153,12 +128,14 @@ int runRun(const RunOptions& options)
   }
   if (exec.trace && (result.status == ExecStatus::Verified || result.status == ExecStatus::Wrong ||
                      result.status == ExecStatus::NotVerified)) {
-    if (!writeChromeTrace(result.trace, options.tracePath))
-      return usage("cannot write the trace to " + options.tracePath);
+    if (const std::string failure =
+            writeTextFileAtomically(options.tracePath, writeChromeTrace(result.trace));
+        !failure.empty())
+      return usage("cannot write the trace: " + failure);
   }
   const double us = result.meanUs();
   const double algbw = us > 0 ? static_cast<double>(exec.bytes) / (us * 1e3) : 0;
-  const double busbw = algbw * bench::busBandwidthFactor(program.collective, program.ngpus);
+  const double busbw = algbw * busBandwidthFactor(program.collective, program.ngpus);
 
   if (options.json) {
     nlohmann::json object = {{"file", options.file},

@@ -3,7 +3,9 @@
 
 #include "simbench.h"
 
+#include "compile/lower.h"
 #include "io/chrometrace.h"
+#include "io/designdocument.h"
 #include "io/mscclxmlreader.h"
 #include "io/topologyloader.h"
 #include "sim/simulator.h"
@@ -13,6 +15,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <sstream>
 
 namespace cs::cli {
 
@@ -32,9 +35,67 @@ struct SimulateOptions {
   int fifoSlots = 2;
   int top = 5;
   std::string traceFile;
+  std::string protocol = "Simple"; ///< when FILE is a design document
+  int instances = 1;               ///< when FILE is a design document
   bool json = false;
   bool bench = false;
 };
+
+/// What simulate runs: the program, and the topology a design document embeds (if any).
+struct SimInput {
+  std::optional<Program> program;
+  std::optional<Topology> embedded;
+};
+
+bool isDesignPath(const std::string& path)
+{
+  return path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0;
+}
+
+// MSCCL XML is read as it is; a design document (.json) is read and its schedule lowered with
+// --proto/--instances for the executor (the simulator is runtime-neutral, so the dialect only
+// bounds threadblocks and channels). An absent program means: diagnostics printed, exit 2.
+SimInput readInput(const SimulateOptions& options)
+{
+  SimInput input;
+  if (!isDesignPath(options.file)) {
+    ReadResult read = readMscclXmlFile(options.file);
+    if (!read.program || read.hasErrors()) {
+      printDiagnostics(std::cerr, options.file, read.diagnostics);
+      if (read.program)
+        std::cerr << options.file << ": fix the errors above before simulating\n";
+      return input;
+    }
+    input.program = std::move(read.program);
+    return input;
+  }
+  std::ifstream file(options.file, std::ios::binary);
+  if (!file) {
+    std::cerr << "cstudio simulate: cannot read " << options.file << '\n';
+    return input;
+  }
+  std::ostringstream text;
+  text << file.rdbuf();
+  DesignReadResult design = readDesignDocument(text.str());
+  if (!design.document) {
+    printDiagnostics(std::cerr, options.file, design.diagnostics);
+    std::cerr << options.file << ": the design document is not readable\n";
+    return input;
+  }
+  LowerOptions lower;
+  lower.protocol = parseProtocol(options.protocol).value_or(Protocol::Simple);
+  lower.instances = options.instances;
+  LowerResult lowered = lowerSchedule(design.document->schedule, lower);
+  if (!lowered.program || hasErrors(lowered.diagnostics)) {
+    printDiagnostics(std::cerr, options.file, lowered.diagnostics);
+    std::cerr << options.file << ": the schedule cannot be lowered; fix the errors above before "
+                                 "simulating\n";
+    return input;
+  }
+  input.program = std::move(lowered.program);
+  input.embedded = std::move(design.document->topology);
+  return input;
+}
 
 /// "64K", "1M", "1G", "4096": binary multiples, as nccl-tests reads -b/-e.
 std::optional<std::int64_t> parseSize(std::string text)
@@ -182,27 +243,33 @@ int runSimulate(const SimulateOptions& options)
 {
   if (options.bench)
     return bench::runSimBench({}, std::cout) == 0 ? Ok : Problems;
-  if (options.file.empty() || options.topology.empty()) {
+  if (options.file.empty()) {
     std::cerr << "cstudio simulate: give FILE and --topology (or --bench)\n";
     return UsageError;
   }
-  const ReadResult read = readMscclXmlFile(options.file);
-  if (!read.program || read.hasErrors()) {
-    printDiagnostics(std::cerr, options.file, read.diagnostics);
-    if (read.program)
-      std::cerr << options.file << ": fix the errors above before simulating\n";
+  SimInput input = readInput(options);
+  if (!input.program)
+    return UsageError;
+  if (options.topology.empty() && !input.embedded) {
+    std::cerr << "cstudio simulate: give --topology (" << options.file
+              << " embeds no topology)\n";
     return UsageError;
   }
-  const TopologyReadResult loaded =
-      loadTopology(options.topology, {options.bandwidth, options.latency});
-  if (!loaded.topology) {
-    printDiagnostics(std::cerr, options.topology, loaded.diagnostics);
-    return UsageError;
+  TopologyReadResult loaded;
+  if (!options.topology.empty()) {
+    loaded = loadTopology(options.topology, {options.bandwidth, options.latency});
+    if (!loaded.topology) {
+      printDiagnostics(std::cerr, options.topology, loaded.diagnostics);
+      return UsageError;
+    }
+  } else {
+    loaded.topology = std::move(input.embedded);
   }
   const Topology& topology = *loaded.topology;
+  const Program& program = *input.program;
 
   SimOptions sim;
-  ProtocolParams protocol = defaultProtocolParams(read.program->proto);
+  ProtocolParams protocol = defaultProtocolParams(program.proto);
   if (options.efficiency)
     protocol.efficiency = *options.efficiency;
   if (options.protoLatency)
@@ -229,7 +296,7 @@ int runSimulate(const SimulateOptions& options)
       std::cerr << "cstudio simulate: --sweep expects MIN:MAX sizes such as 1K:1G\n";
       return UsageError;
     }
-    return runSweep(*read.program, topology, sim, options, *from, *to);
+    return runSweep(program, topology, sim, options, *from, *to);
   }
   const std::optional<std::int64_t> bytes = parseSize(options.bytes);
   if (!bytes) {
@@ -240,7 +307,7 @@ int runSimulate(const SimulateOptions& options)
   sim.bytes = *bytes;
   sim.recordEvents = !options.traceFile.empty();
   sim.recordUtilisation = !options.traceFile.empty();
-  const SimResult result = simulateProgram(*read.program, topology, sim);
+  const SimResult result = simulateProgram(program, topology, sim);
 
   if (!options.traceFile.empty() && result.ok) {
     std::ofstream out(options.traceFile, std::ios::binary);
@@ -254,7 +321,7 @@ int runSimulate(const SimulateOptions& options)
     nlohmann::json object = resultJson(result, topology, options.top);
     object["file"] = options.file;
     object["topology"] = topology.name;
-    object["protocol"] = {{"name", std::string(protocolName(read.program->proto))},
+    object["protocol"] = {{"name", std::string(protocolName(program.proto))},
                           {"efficiency", result.protocol.efficiency},
                           {"latency_us", result.protocol.latencyUs},
                           {"slice_bytes", result.protocol.sliceBytes}};
@@ -262,8 +329,8 @@ int runSimulate(const SimulateOptions& options)
   } else {
     printDiagnostics(std::cerr, options.file, result.diagnostics);
     if (result.ok) {
-      std::cout << options.file << " on " << topology.name << " (" << read.program->ngpus
-                << " ranks), " << humanSize(sim.bytes) << ", " << protocolName(read.program->proto)
+      std::cout << options.file << " on " << topology.name << " (" << program.ngpus
+                << " ranks), " << humanSize(sim.bytes) << ", " << protocolName(program.proto)
                 << ": efficiency " << result.protocol.efficiency << ", +"
                 << result.protocol.latencyUs << " us per message, " << result.slices
                 << (result.slices == 1 ? " slice\n" : " slices\n");
@@ -282,10 +349,22 @@ Runner addSimulateCommand(CLI::App& app)
       "simulate", "Predict the time, algbw and busbw of an MSCCL XML algorithm on a topology "
                   "(alpha-beta model with max-min fair link sharing), beside NCCL's ring and "
                   "tree estimates");
-  command->add_option("file", options->file, "MSCCL XML file")->type_name("FILE");
+  command
+      ->add_option("file", options->file,
+                   "MSCCL XML file, or design document (.json, lowered before simulating)")
+      ->type_name("FILE");
   command->add_option("--topology,-t", options->topology,
                       "Preset (cstudio topology --list) or topology file (JSON, NCCL XML dump, "
-                      "nvidia-smi topo -m text)");
+                      "nvidia-smi topo -m text); default for a design document: the topology "
+                      "it embeds");
+  command->add_option("--proto", options->protocol, "Protocol when lowering a design document")
+      ->check(CLI::IsMember({"Simple", "LL", "LL128"}))
+      ->capture_default_str();
+  command
+      ->add_option("--instances", options->instances,
+                   "Instances when lowering a design document (msccl-tools style)")
+      ->check(CLI::Range(1, 32))
+      ->capture_default_str();
   command->add_option("--bytes,-b", options->bytes,
                       "Collective size as nccl-tests counts it (64K, 1M, 1G)")
       ->capture_default_str();

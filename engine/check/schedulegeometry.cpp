@@ -22,20 +22,9 @@ ScheduleGeometry scheduleGeometry(const Schedule& schedule)
 
 ChunkRef aliasedChunk(const ScheduleGeometry& geometry, ChunkRef ref, CallMode mode)
 {
-  if (mode == CallMode::OutOfPlace || ref.buffer == Buffer::Scratch)
-    return ref;
-  switch (geometry.collective) {
-  case Collective::AllGather:
-    if (ref.buffer == Buffer::Input)
-      return {ref.rank, Buffer::Output, ref.rank * geometry.share + ref.index};
-    return ref;
-  case Collective::ReduceScatter:
-    if (ref.buffer == Buffer::Output)
-      return {ref.rank, Buffer::Input, ref.rank * geometry.share + ref.index};
-    return ref;
-  default:
-    return {ref.rank, Buffer::Input, ref.index};
-  }
+  const MemorySlot slot =
+      aliasedSlot(geometry.collective, geometry.share, ref.rank, ref.buffer, ref.index, mode);
+  return {ref.rank, slot.memory, slot.index};
 }
 
 } // namespace cs

@@ -3,7 +3,7 @@
 // Buffer geometry of a Schedule (msccl-format.md §4.1, the Schedule-level mirror of
 // model/buffergeometry.h): how many chunks the collective's buffers hold and which memory `i` and
 // `o` share when the algorithm is called in place. The Schedule checks and the generators'
-// tests use this one definition; keep it in step with memorySlot() in buffergeometry.h.
+// tests use this one definition; its aliasing is aliasedSlot() of buffergeometry.h.
 
 #include "../model/buffergeometry.h"
 #include "../model/schedule.h"
@@ -23,7 +23,7 @@ struct ScheduleGeometry {
 /// the input's size N. Zero sizes when the schedule has no ranks.
 ScheduleGeometry scheduleGeometry(const Schedule& schedule);
 
-/// The memory chunk `ref` occupies when called in `mode` (same rules as memorySlot()):
+/// The memory chunk `ref` occupies when called in `mode` (aliasedSlot() with K = share):
 /// in place, all-gather i[k] is o[rank·K + k], reduce-scatter o[k] is i[rank·K + k], and every
 /// other collective's o[k] is i[k]. Out of place, and for scratch, the reference itself.
 ChunkRef aliasedChunk(const ScheduleGeometry& geometry, ChunkRef ref, CallMode mode);

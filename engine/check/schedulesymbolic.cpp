@@ -1,14 +1,14 @@
 #include "scheduledetail.h"
 #include "symbolicvalue.h"
 
+#include "../model/collectivespec.h"
+
 #include <algorithm>
 #include <array>
 
 namespace cs::detail {
 
 namespace {
-
-using TokenRef = std::pair<int, int>; ///< (rank, input chunk)
 
 /// Memory of one call mode: every (rank, memory buffer, chunk) is one slot of a flat array.
 class SlotSpace
@@ -69,77 +69,9 @@ private:
   std::vector<std::size_t> m_base;
 };
 
-/// The result chunks of `rank` that the collective defines, and what each must hold.
-struct Requirement {
-  ScheduleGeometry geometry;
-  int root = -1;
-
-  int chunks(int rank) const
-  {
-    switch (geometry.collective) {
-    case Collective::AllReduce:
-    case Collective::Broadcast:
-      return geometry.whole;
-    case Collective::AllGather:
-    case Collective::AllToAll:
-      return geometry.ranks * geometry.share;
-    case Collective::ReduceScatter:
-      return geometry.share;
-    case Collective::Reduce:
-      return rank == root ? geometry.whole : 0;
-    default:
-      return 0;
-    }
-  }
-
-  /// Contributions o[c] of `rank` must hold, each once, in token order.
-  void expected(int rank, int c, std::vector<TokenRef>& out) const
-  {
-    out.clear();
-    const int k = std::max(1, geometry.share);
-    switch (geometry.collective) {
-    case Collective::AllReduce:
-    case Collective::Reduce:
-      for (int p = 0; p < geometry.ranks; ++p)
-        out.emplace_back(p, c);
-      break;
-    case Collective::ReduceScatter:
-      for (int p = 0; p < geometry.ranks; ++p)
-        out.emplace_back(p, rank * geometry.share + c);
-      break;
-    case Collective::AllGather:
-      out.emplace_back(c / k, c % k);
-      break;
-    case Collective::AllToAll:
-      out.emplace_back(c / k, rank * geometry.share + c % k);
-      break;
-    case Collective::Broadcast:
-      out.emplace_back(root, c);
-      break;
-    default:
-      break;
-    }
-  }
-};
-
-std::string tokenName(const TokenRef& token)
-{
-  return "r" + std::to_string(token.first) + "\u00b7c" + std::to_string(token.second);
-}
-
-std::string expectedText(const std::vector<TokenRef>& expected)
-{
-  if (expected.empty())
-    return "nothing";
-  if (expected.size() == 1)
-    return tokenName(expected.front());
-  return "\u03a3{" + tokenName(expected.front()) + (expected.size() == 2 ? ", " : " \u2026 ") +
-         tokenName(expected.back()) + "}";
-}
-
 /// "holds Σ{r0·c1, r1·c1, r1·c1} (r1·c1 twice; r2·c1 missing)" or "is uninitialised".
 std::string actualText(const ValueStore& store, const TokenSpace& tokens, ValueId value,
-                       const std::vector<TokenRef>& expected)
+                       const std::vector<Contribution>& expected)
 {
   const std::span<const TokenCount> entries = store.entries(value);
   if (entries.empty())
@@ -147,16 +79,16 @@ std::string actualText(const ValueStore& store, const TokenSpace& tokens, ValueI
   std::vector<std::string> extra;
   std::vector<std::string> missing;
   std::size_t e = 0;
-  for (const TokenRef& want : expected) {
-    const std::uint32_t token = tokens.token(want.first, want.second).value_or(0);
+  for (const Contribution& want : expected) {
+    const std::uint32_t token = tokens.token(want.rank, want.chunk).value_or(0);
     while (e < entries.size() && entries[e].token < token)
       extra.push_back(formatToken(tokens, entries[e++].token));
     if (e < entries.size() && entries[e].token == token) {
       if (entries[e].count > 1)
-        extra.push_back(tokenName(want) + " " + std::to_string(entries[e].count) + " times");
+        extra.push_back(contributionName(want) + " " + std::to_string(entries[e].count) + " times");
       ++e;
     } else {
-      missing.push_back(tokenName(want));
+      missing.push_back(contributionName(want));
     }
   }
   for (; e < entries.size(); ++e)
@@ -179,13 +111,13 @@ std::string actualText(const ValueStore& store, const TokenSpace& tokens, ValueI
 }
 
 bool holds(const ValueStore& store, const TokenSpace& tokens, ValueId value,
-           const std::vector<TokenRef>& expected)
+           const std::vector<Contribution>& expected)
 {
   const std::span<const TokenCount> entries = store.entries(value);
   if (entries.size() != expected.size())
     return false;
   for (std::size_t i = 0; i < expected.size(); ++i) {
-    const std::optional<std::uint32_t> token = tokens.token(expected[i].first, expected[i].second);
+    const std::optional<std::uint32_t> token = tokens.token(expected[i].rank, expected[i].chunk);
     if (!token || entries[i].token != *token || entries[i].count != 1)
       return false;
   }
@@ -198,10 +130,9 @@ public:
   PlaneRun(const Schedule& schedule, const ScheduleGeometry& geometry, CallMode mode,
            const std::string& prefix, ScheduleReport& report)
       : m_schedule(schedule), m_slots(schedule, geometry, mode), m_prefix(prefix), m_report(report),
-        m_tokens(inputCounts(schedule)), m_store(m_tokens.count())
+        m_tokens(inputCounts(schedule)), m_store(m_tokens.count()),
+        m_spec(geometry.collective, geometry.ranks, geometry.whole, schedule.root.value_or(-1))
   {
-    m_requirement.geometry = geometry;
-    m_requirement.root = schedule.root.value_or(-1);
   }
 
   void run(const std::vector<std::size_t>& order)
@@ -211,8 +142,10 @@ public:
       m_slots.reserve(t.src, t.count);
       m_slots.reserve(t.dst, t.count);
     }
-    for (int r = 0; r < m_schedule.ranks; ++r)
-      m_slots.reserve({r, Buffer::Output, 0}, std::max(0, m_requirement.chunks(r)));
+    for (int r = 0; r < m_schedule.ranks; ++r) {
+      const ResultChunks result = m_spec.result(r);
+      m_slots.reserve({r, result.buffer, result.first}, result.count);
+    }
     m_slots.layout();
     m_value.assign(m_slots.size(), kUninitialised);
     m_lastWriter.assign(m_slots.size(), -1);
@@ -318,40 +251,32 @@ private:
   void checkPostcondition()
   {
     const Collective collective = m_schedule.collective;
-    switch (collective) {
-    case Collective::AllReduce:
-    case Collective::AllGather:
-    case Collective::ReduceScatter:
-    case Collective::AllToAll:
-      break;
-    case Collective::Broadcast:
-    case Collective::Reduce:
-      if (m_requirement.root < 0 || m_requirement.root >= m_schedule.ranks)
-        return; // schedule.root said why
-      break;
-    default:
+    if (!hasPostcondition(collective)) {
       m_report.add(Severity::Warning, "schedule.postcondition.unknown",
                    "no postcondition is known for a " + std::string(collectiveTitle(collective)) +
                        " schedule: only conflicts, races and uninitialised reads were checked",
                    nullptr);
       return;
     }
+    if (isRooted(collective) && (m_spec.root() < 0 || m_spec.root() >= m_schedule.ranks))
+      return; // schedule.root said why
     if (m_store.overflowed())
       return;
-    std::vector<TokenRef> expected;
+    std::vector<Contribution> expected;
     std::int64_t wrong = 0;
     std::int64_t total = 0;
     ChunkRef first;
-    std::vector<TokenRef> firstExpected;
+    std::vector<Contribution> firstExpected;
     for (int r = 0; r < m_schedule.ranks; ++r) {
-      const int chunks = m_requirement.chunks(r);
-      for (int c = 0; c < chunks; ++c) {
+      const ResultChunks result = m_spec.result(r);
+      for (int i = 0; i < result.count; ++i) {
+        const ChunkRef chunk{r, result.buffer, result.first + i};
         ++total;
-        m_requirement.expected(r, c, expected);
-        if (holds(m_store, m_tokens, m_value[m_slots.slot({r, Buffer::Output, c})], expected))
+        m_spec.contributions(r, i, expected);
+        if (holds(m_store, m_tokens, m_value[m_slots.slot(chunk)], expected))
           continue;
         if (wrong++ == 0) {
-          first = {r, Buffer::Output, c};
+          first = chunk;
           firstExpected = expected;
         }
       }
@@ -363,12 +288,11 @@ private:
     const Transfer* transfer =
         writer >= 0 ? &m_schedule.transfers[static_cast<std::size_t>(writer)] : nullptr;
     std::string text = m_prefix + "the " + std::string(collectiveTitle(collective));
-    if (m_schedule.root &&
-        (collective == Collective::Broadcast || collective == Collective::Reduce))
+    if (m_schedule.root && isRooted(collective))
       text += " from root " + std::to_string(*m_schedule.root);
     text += " result is wrong after the last step: " + where(first, 0) + " " +
             actualText(m_store, m_tokens, m_value[slot], firstExpected) + " but should hold " +
-            expectedText(firstExpected) + "; " + std::to_string(wrong) + " of " +
+            contributionsText(firstExpected) + "; " + std::to_string(wrong) + " of " +
             std::to_string(total) + " result chunks are wrong";
     if (transfer)
       text += " (last written by " + transferName(*transfer) + ")";
@@ -387,7 +311,7 @@ private:
   ScheduleReport& m_report;
   TokenSpace m_tokens;
   ValueStore m_store;
-  Requirement m_requirement;
+  CollectiveSpec m_spec;
   std::vector<ValueId> m_value;
   std::vector<int> m_lastWriter; ///< index into schedule.transfers of the last writer, or -1
   std::vector<int> m_stamp;      ///< step group that last wrote the slot

@@ -24,15 +24,6 @@ struct Event {
   auto order() const { return std::tie(rank, memory, index, key, access); }
 };
 
-OpKey sendKey(const Transfer& t)
-{
-  return {t.step, 0, t.id};
-}
-OpKey receiveKey(const Transfer& t)
-{
-  return {t.step, t.isLocal() ? 0 : 1, t.id};
-}
-
 std::vector<Event> buildEvents(const Plan& plan, CallMode mode)
 {
   std::vector<Event> events;
@@ -44,13 +35,13 @@ std::vector<Event> buildEvents(const Plan& plan, CallMode mode)
           memorySlot(plan.skeleton, t.src.rank, t.src.buffer, t.src.index + c, mode);
       const MemorySlot dst =
           memorySlot(plan.skeleton, t.dst.rank, t.dst.buffer, t.dst.index + c, mode);
-      events.push_back({t.src.rank, static_cast<int>(src.memory), src.index, sendKey(t),
+      events.push_back({t.src.rank, static_cast<int>(src.memory), src.index, opKey(plan, i, 0),
                         static_cast<int>(Access::Read), index, !t.isLocal(), false});
       if (t.op == TransferOp::Reduce) {
-        events.push_back({t.dst.rank, static_cast<int>(dst.memory), dst.index, receiveKey(t),
+        events.push_back({t.dst.rank, static_cast<int>(dst.memory), dst.index, opKey(plan, i, 1),
                           static_cast<int>(Access::Read), index, false, false});
       }
-      events.push_back({t.dst.rank, static_cast<int>(dst.memory), dst.index, receiveKey(t),
+      events.push_back({t.dst.rank, static_cast<int>(dst.memory), dst.index, opKey(plan, i, 1),
                         static_cast<int>(Access::Write), index, false, t.op == TransferOp::Copy});
     }
   }

@@ -3,6 +3,8 @@
 
 #include "lowerplan.h"
 
+#include <algorithm>
+
 namespace cs::lowering {
 
 Schedule splitIntoSingleChunks(const Schedule& schedule, std::unordered_map<int, int>& originalId)
@@ -10,9 +12,17 @@ Schedule splitIntoSingleChunks(const Schedule& schedule, std::unordered_map<int,
   Schedule out = schedule;
   out.transfers.clear();
   int fresh = schedule.nextTransferId();
+  int widest = 0;
   for (const Transfer& t : schedule.transfers) {
     originalId[t.id] = t.id;
-    for (int c = 0; c < t.count; ++c) {
+    widest = std::max(widest, t.count);
+  }
+  // Piece-major ids: piece c of every transfer before piece c+1 of any, so the rounds of a step
+  // (lowerplan.h) alternate between the transfers that share a connection.
+  for (int c = 0; c < widest; ++c) {
+    for (const Transfer& t : schedule.transfers) {
+      if (c >= t.count)
+        continue;
       Transfer piece = t;
       piece.count = 1;
       piece.src.index += c;

@@ -146,6 +146,7 @@ LowerResult lowerSchedule(const Schedule& schedule, const LowerOptions& options)
   std::sort(plan.transfers.begin(), plan.transfers.end(), [](const Transfer& a, const Transfer& b) {
     return std::pair(a.step, a.id) < std::pair(b.step, b.id);
   });
+  numberRounds(plan);
   buildSkeleton(plan);
   findFusions(plan);
   const bool channelsFree =

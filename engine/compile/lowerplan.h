@@ -4,10 +4,18 @@
 // (validation, fusion, threadblock assignment, dependency insertion, instances). Not installed
 // and not included outside engine/compile.
 //
-// Every stage orders work by one total key per rank, (step, phase, transfer id): sends and local
-// operations of a step come before the receives of that step. The threadblock order, the order
-// of messages on every connection and the hazard analysis all use this same key, which is what
-// keeps the emitted program free of dependency cycles and crossing send/receive orders.
+// Every stage orders work by one total key per rank, (step, round, phase, transfer id): within a
+// step, the k-th message of every connection forms round k, and in each round sends and local
+// operations come before the receives. The threadblock order, the order of messages on every
+// connection and the hazard analysis all use this same key, which is what keeps the emitted
+// program free of dependency cycles and crossing send/receive orders. Rounds keep a connection
+// that carries several messages in one step pipelined: each rank sends one message, then
+// receives (and forwards) one, so a fused receive-and-forward ring never needs more than two
+// messages of FIFO room. Sending all of a step's messages first fills the runtime's FIFO
+// (about two Simple messages, msccl-format §4.5) before anyone receives, and such a ring
+// deadlocks; instances (which split every transfer into single-chunk messages) hit exactly that.
+// The order inside a step is free for a correct schedule: no slot is read and written in one step
+// (schedule.race).
 
 #include "../check/diagnostic.h"
 #include "../model/buffergeometry.h"
@@ -24,6 +32,7 @@ namespace cs::lowering {
 /// The total order of operations on a rank.
 struct OpKey {
   int step = 0;
+  int round = 0; ///< ordinal of the transfer among its connection's transfers in this step
   int phase = 0; ///< 0: sends and local operations, 1: anything that receives
   int id = 0;    ///< transfer id
   auto operator<=>(const OpKey&) const = default;
@@ -69,6 +78,7 @@ struct Plan {
   const Schedule* schedule = nullptr;
   const Dialect* dialect = nullptr;
   std::vector<Transfer> transfers; ///< sorted by (step, id)
+  std::vector<int> rounds;         ///< per transfer: its round within its step (OpKey::round)
   std::vector<Fusion> fusions;     ///< per transfer
   std::vector<int> fusedFrom;      ///< per transfer: the transfer whose receive forwards it, or -1
   std::vector<int> channel;        ///< per transfer: the channel chosen
@@ -83,6 +93,14 @@ std::vector<Diagnostic> validateSchedule(const Schedule& schedule, const Dialect
 
 /// The `<algo>` and `<gpu>` attributes (no threadblocks yet) and the declared call modes.
 void buildSkeleton(Plan& plan);
+
+/// Numbers the rounds of every step (Plan::rounds): the k-th transfer of a step on one (sender,
+/// receiver) pair, in id order, is round k; local transfers are round 0.
+void numberRounds(Plan& plan);
+
+/// The key of transfer `index`'s sending side (phase 0) or receiving side (phase 1; local
+/// transfers are one operation, always phase 0).
+OpKey opKey(const Plan& plan, std::size_t index, int phase);
 
 /// Finds, for every transfer between ranks, the transfer that forwards what it received
 /// (msccl-format §8.3 step 2). All candidates start enabled.
@@ -105,7 +123,8 @@ Emitted emitProgram(const Plan& plan);
 
 /// Splits every transfer of more than one chunk into single-chunk transfers (instances
 /// interleave chunks, which only keeps multi-chunk ranges contiguous for one chunk).
-/// `originalId` maps every new transfer id to the id it was split from.
+/// `originalId` maps every new transfer id to the id it was split from. New ids are given piece
+/// by piece (all second chunks, then all third chunks, …) so that rounds interleave the pieces.
 Schedule splitIntoSingleChunks(const Schedule& schedule, std::unordered_map<int, int>& originalId);
 
 /// Replicates `program` `instances` times, msccl-tools style: threadblock t of instance i gets id

@@ -3,6 +3,7 @@ list(APPEND cs_engine_area_sources
   compile/lower.h compile/lower.cpp
   compile/lowerplan.h
   compile/lowervalidate.cpp
+  compile/oporder.cpp
   compile/fusion.cpp
   compile/tbassign.cpp
   compile/dependencies.cpp

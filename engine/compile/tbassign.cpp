@@ -195,7 +195,7 @@ Attempt buildOps(Plan& plan, Groups& groups, Diagnostics& problems)
     if (t.isLocal()) {
       Op op;
       op.rank = t.dst.rank;
-      op.key = {t.step, 0, t.id};
+      op.key = opKey(plan, i, 0);
       op.type = t.op == TransferOp::Copy ? OpType::Copy : OpType::Reduce;
       op.transfer = static_cast<int>(i);
       op.srcBuf = t.src.buffer;
@@ -211,7 +211,7 @@ Attempt buildOps(Plan& plan, Groups& groups, Diagnostics& problems)
     if (from < 0 || !plan.fusions[static_cast<std::size_t>(from)].enabled) {
       Op send;
       send.rank = t.src.rank;
-      send.key = {t.step, 0, t.id};
+      send.key = opKey(plan, i, 0);
       send.type = OpType::Send;
       send.transfer = static_cast<int>(i);
       send.sendPeer = t.dst.rank;
@@ -229,7 +229,7 @@ Attempt buildOps(Plan& plan, Groups& groups, Diagnostics& problems)
     const Fusion& f = plan.fusions[i];
     Op recv;
     recv.rank = t.dst.rank;
-    recv.key = {t.step, 1, t.id};
+    recv.key = opKey(plan, i, 1);
     recv.type = receiveType(t, f);
     recv.transfer = static_cast<int>(i);
     recv.recvPeer = t.src.rank;

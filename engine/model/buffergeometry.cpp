@@ -46,10 +46,16 @@ std::optional<int> userBufferChunks(const Program& program, Buffer buffer)
 
 MemorySlot memorySlot(const Program& program, int rank, Buffer buffer, int index, CallMode mode)
 {
+  const int share = program.ngpus > 0 ? program.nchunksperloop / program.ngpus : 0;
+  return aliasedSlot(program.collective, share, rank, buffer, index, mode);
+}
+
+MemorySlot aliasedSlot(Collective collective, int share, int rank, Buffer buffer, int index,
+                       CallMode mode)
+{
   if (mode == CallMode::OutOfPlace || buffer == Buffer::Scratch)
     return {buffer, index};
-  const int share = program.ngpus > 0 ? program.nchunksperloop / program.ngpus : 0;
-  switch (program.collective) {
+  switch (collective) {
   case Collective::AllGather:
     if (buffer == Buffer::Input)
       return {Buffer::Output, rank * share + index};

@@ -42,4 +42,9 @@ struct MemorySlot {
 /// - in place, everything else: o is i.
 MemorySlot memorySlot(const Program& program, int rank, Buffer buffer, int index, CallMode mode);
 
+/// memorySlot()'s rules for callers without a Program (Schedules): `share` is
+/// K = nchunksperloop / ngpus.
+MemorySlot aliasedSlot(Collective collective, int share, int rank, Buffer buffer, int index,
+                       CallMode mode);
+
 } // namespace cs

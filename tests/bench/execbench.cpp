@@ -1,5 +1,7 @@
 #include "execbench.h"
 
+#include "sim/estimates.h"
+
 #include "io/mscclxmlreader.h"
 
 #include <algorithm>
@@ -135,21 +137,6 @@ std::int64_t requiredTrafficBytes(const Program& program, std::int64_t chunkByte
     }
   }
   return total;
-}
-
-double busBandwidthFactor(Collective collective, int ranks)
-{
-  const double n = std::max(1, ranks);
-  switch (collective) {
-  case Collective::AllReduce:
-    return 2.0 * (n - 1) / n;
-  case Collective::AllGather:
-  case Collective::ReduceScatter:
-  case Collective::AllToAll:
-    return (n - 1) / n;
-  default:
-    return 1.0;
-  }
 }
 
 int runExecBench(const ExecBenchOptions& options, std::ostream& out, std::ostream& progress)

@@ -44,8 +44,4 @@ std::optional<std::int64_t> parseByteSize(std::string_view text);
 /// stored anywhere costs one write): the roofline's numerator.
 std::int64_t requiredTrafficBytes(const Program& program, std::int64_t chunkBytes);
 
-/// nccl-tests' bus bandwidth factor: 2(n-1)/n for all-reduce, (n-1)/n for all-gather,
-/// reduce-scatter and all-to-all, 1 otherwise.
-double busBandwidthFactor(Collective collective, int ranks);
-
 } // namespace cs::bench

@@ -1,6 +1,7 @@
 // The cstudio command line as a user and a CI pipeline see it: exit codes, text and JSON output,
 // help on every command.
 
+#include "support/cli.h"
 #include "support/corpus.h"
 
 #include <QDir>
@@ -8,40 +9,18 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
+using cs::test::cstudio;
+using cs::test::readFile;
+using Run = cs::test::CliRun;
+
 namespace {
-
-struct Run {
-  int exitCode = -1;
-  QString out;
-  QString err;
-};
-
-Run cstudio(const QStringList& arguments)
-{
-  QProcess process;
-  process.start(CSTUDIO_CLI, arguments);
-  if (!process.waitForFinished(120000))
-    qFatal("cstudio %s did not finish", qPrintable(arguments.join(' ')));
-  return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-          QString::fromUtf8(process.readAllStandardOutput()),
-          QString::fromUtf8(process.readAllStandardError())};
-}
 
 void writeFile(const QString& path, const QByteArray& contents)
 {
-  QFile file(path);
-  QVERIFY(file.open(QIODevice::WriteOnly));
-  file.write(contents);
-}
-
-QByteArray readFile(const QString& path)
-{
-  QFile file(path);
-  return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+  QVERIFY(cs::test::writeFile(path, contents));
 }
 
 } // namespace

@@ -11,7 +11,6 @@ cstudio_add_test(tst_lift SOURCES compile/tst_lift.cpp LIBS cs_compiletestsuppor
 cstudio_add_test(tst_designdocument SOURCES compile/tst_designdocument.cpp
   LIBS cs_compiletestsupport)
 cstudio_add_test(tst_exportcli SOURCES compile/tst_exportcli.cpp LIBS cs_compiletestsupport)
-target_compile_definitions(tst_exportcli PRIVATE CSTUDIO_CLI="$<TARGET_FILE:cstudio>")
-add_dependencies(tst_exportcli cstudio)
+cstudio_test_uses_cli(tst_exportcli)
 cstudio_add_test(tst_catalogcompile SOURCES compile/tst_catalogcompile.cpp
   LIBS cs_compiletestsupport)

@@ -4,50 +4,22 @@
 #include "compile/compileutil.h"
 #include "compile/schedules.h"
 #include "support/corpus.h"
+#include "support/cli.h"
 
 #include "check/checker.h"
 #include "io/designdocument.h"
 #include "io/mscclxmlreader.h"
 
 #include <QFile>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
 using namespace cs;
 
-namespace {
-
-struct Run {
-  int exitCode = -1;
-  QString out;
-  QString err;
-};
-
-Run cstudio(const QStringList& arguments)
-{
-  QProcess process;
-  process.start(CSTUDIO_CLI, arguments);
-  if (!process.waitForFinished(120000))
-    qFatal("cstudio %s did not finish", qPrintable(arguments.join(' ')));
-  return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-          QString::fromUtf8(process.readAllStandardOutput()),
-          QString::fromUtf8(process.readAllStandardError())};
-}
-
-QByteArray readFile(const QString& path)
-{
-  QFile file(path);
-  return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
-bool writeFile(const QString& path, const QByteArray& contents)
-{
-  QFile file(path);
-  return file.open(QIODevice::WriteOnly) && file.write(contents) == contents.size();
-}
-
-} // namespace
+using cs::test::cstudio;
+using cs::test::readFile;
+using cs::test::writeFile;
+using Run = cs::test::CliRun;
 
 class Test_exportcli : public QObject
 {

@@ -72,6 +72,8 @@ private slots:
   void classicAttributes();
   void stepLimitSpreadsOverChannels();
   void instances();
+  void twoMessagesPerStep_data();
+  void twoMessagesPerStep();
   void originsNameTheTransfer();
   void brokenSchedules_data();
   void brokenSchedules();
@@ -186,6 +188,37 @@ void Test_lower::instances()
   QCOMPARE(lowered.origins.size(), std::size_t(program.stepCount()));
   for (const InstructionOrigin& o : lowered.origins)
     QCOMPARE(o.instance, o.tb % 3);
+}
+
+// A ring all-reduce on 2n chunks where every step moves two single-chunk transfers over each
+// connection (chunks c and c+n). Sending both before receiving would leave a fused rrs needing
+// a third FIFO slot on every rank at once (the runtime has two, msccl-format §4.5): a deadlock.
+// Lowering must alternate the messages (lowerplan.h, rounds) and never emit that.
+void Test_lower::twoMessagesPerStep_data()
+{
+  QTest::addColumn<int>("ranks");
+  for (int n : {3, 4, 5})
+    QTest::addRow("%d", n) << n;
+}
+
+void Test_lower::twoMessagesPerStep()
+{
+  QFETCH(int, ranks);
+  Schedule schedule = test::ringAllReduceSchedule(ranks);
+  schedule.setUniformBuffers({2 * ranks, 0, 0});
+  const std::vector<Transfer> first = schedule.transfers;
+  for (Transfer t : first) {
+    t.src.index += ranks;
+    t.dst.index += ranks;
+    schedule.add(t);
+  }
+  const Program program = lowerOrFail(schedule, {});
+  QVERIFY(!program.gpus.empty());
+  const auto errors = test::errorsOf(checkProgram(program, {}));
+  QVERIFY2(errors.empty(), qPrintable(test::describeDiagnostics(errors)));
+  const LiftResult lifted = liftProgram(program);
+  QVERIFY(lifted.schedule);
+  QCOMPARE(test::transferSummary(*lifted.schedule), test::transferSummary(schedule));
 }
 
 void Test_lower::originsNameTheTransfer()

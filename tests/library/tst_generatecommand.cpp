@@ -5,34 +5,18 @@
 #include "check/schedulecheck.h"
 #include "io/designdocument.h"
 #include "library/catalog.h"
+#include "support/cli.h"
 
 #include <QFile>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
 using namespace cs;
 
-namespace {
-
-struct Run {
-  int exitCode = -1;
-  QString out;
-  QString err;
-};
-
-Run cstudio(const QStringList& arguments)
-{
-  QProcess process;
-  process.start(CSTUDIO_CLI, arguments);
-  if (!process.waitForFinished(60000))
-    qFatal("cstudio %s did not finish", qPrintable(arguments.join(' ')));
-  return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-          QString::fromUtf8(process.readAllStandardOutput()),
-          QString::fromUtf8(process.readAllStandardError())};
-}
-
-} // namespace
+using cs::test::cstudio;
+using cs::test::readFile;
+using cs::test::writeFile;
+using Run = cs::test::CliRun;
 
 class Test_generatecommand : public QObject
 {

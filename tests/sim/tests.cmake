@@ -5,3 +5,5 @@ cstudio_add_test(tst_topologyimport SOURCES sim/tst_topologyimport.cpp sim/simte
 cstudio_add_test(tst_simulator SOURCES sim/tst_simulator.cpp sim/simtestutil.h)
 cstudio_add_test(tst_simcorpus SOURCES sim/tst_simcorpus.cpp sim/simtestutil.h
   LIBS nlohmann_json::nlohmann_json)
+cstudio_add_test(tst_simcli SOURCES sim/tst_simcli.cpp LIBS nlohmann_json::nlohmann_json)
+cstudio_test_uses_cli(tst_simcli)

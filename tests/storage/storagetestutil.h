@@ -1,12 +1,11 @@
 #pragma once
 
-// Helpers shared by the storage tests: generated MSCCL XML with a marker, and file bytes.
+// Helpers shared by the storage tests: generated MSCCL XML with a marker.
 
 #include "io/mscclxmlwriter.h"
 #include "library/ringallreduce.h"
+#include "support/files.h"
 
-#include <QByteArray>
-#include <QFile>
 #include <QString>
 
 #include <string>
@@ -22,18 +21,6 @@ inline std::string ringXml(int ranks, const std::string& name = "ring", int chan
   Program program = makeRingAllReduce(options);
   program.name = name;
   return writeMscclXml(program, {}).text;
-}
-
-inline QByteArray fileBytes(const QString& path)
-{
-  QFile file(path);
-  return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
-inline bool writeBytes(const QString& path, const QByteArray& bytes)
-{
-  QFile file(path);
-  return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
 }
 
 } // namespace cs::test

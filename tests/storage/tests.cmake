@@ -17,5 +17,4 @@ target_compile_definitions(tst_storagecrash PRIVATE
 add_dependencies(tst_storagecrash storage_writer)
 cstudio_add_test(tst_librarycli SOURCES storage/tst_librarycli.cpp storage/storagetestutil.h
                  LIBS cs::storage)
-target_compile_definitions(tst_librarycli PRIVATE CSTUDIO_CLI="$<TARGET_FILE:cstudio>")
-add_dependencies(tst_librarycli cstudio)
+cstudio_test_uses_cli(tst_librarycli)

@@ -25,6 +25,9 @@ using namespace cs::storage;
 
 namespace {
 
+// How many algorithms a new library is seeded with.
+const std::size_t kSeeded = exampleRequests().size();
+
 OpenOptions unseeded()
 {
   OpenOptions options;
@@ -84,7 +87,7 @@ void Test_storagefiles::badFilesAreRefusedUntouched_data()
   QTemporaryDir dir;
   const std::string path = dir.filePath("whole.sqlite").toStdString();
   { QVERIFY(Library::open(path).ok()); }
-  const QByteArray whole = test::fileBytes(QString::fromStdString(path));
+  const QByteArray whole = test::readFile(QString::fromStdString(path));
   QVERIFY(whole.size() > 8192);
   QTest::newRow("truncated library") << whole.left(whole.size() / 2) << "truncated";
   QTest::newRow("truncated mid-page") << whole.left(5000) << "truncated";
@@ -99,7 +102,7 @@ void Test_storagefiles::badFilesAreRefusedUntouched_data()
     QVERIFY(db.exec("CREATE TABLE photos(id INTEGER PRIMARY KEY, path TEXT)"));
   }
   QTest::newRow("another program's database")
-      << test::fileBytes(QString::fromStdString(foreign)) << "another program";
+      << test::readFile(QString::fromStdString(foreign)) << "another program";
 }
 
 void Test_storagefiles::badFilesAreRefusedUntouched()
@@ -108,7 +111,7 @@ void Test_storagefiles::badFilesAreRefusedUntouched()
   QFETCH(QString, reason);
   QTemporaryDir dir;
   const QString path = dir.filePath("library.sqlite");
-  QVERIFY(test::writeBytes(path, bytes));
+  QVERIFY(test::writeFile(path, bytes));
   for (bool readOnly : {false, true}) {
     OpenOptions options;
     options.readOnly = readOnly;
@@ -119,7 +122,7 @@ void Test_storagefiles::badFilesAreRefusedUntouched()
     QVERIFY2(message.startsWith(path + ": not a Collective Studio library"), qPrintable(message));
     QVERIFY2(message.contains(reason), qPrintable(message));
   }
-  QCOMPARE(test::fileBytes(path), bytes);
+  QCOMPARE(test::readFile(path), bytes);
   QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{"library.sqlite"});
 }
 
@@ -138,7 +141,7 @@ void Test_storagefiles::newerSchemaOpensReadOnly()
   QVERIFY(library->readOnly());
   QCOMPARE(library->fileSchemaVersion(), kSchemaVersion + 1);
   QVERIFY(library->notice().find("newer") != std::string::npos);
-  QCOMPARE(library->list()->size(), std::size_t{3}); // still readable
+  QCOMPARE(library->list()->size(), kSeeded); // still readable
   Result<SaveOutcome> saved = library->save(request("x", test::ringXml(2)));
   QCOMPARE(saved.error().kind, ErrorKind::TooNew);
   QVERIFY(saved.error().message.find(path) == 0);
@@ -213,7 +216,7 @@ void Test_storagefiles::fullDiskStoresNothing()
   QVERIFY(saved.error().message.find(path) == 0);
   QVERIFY(saved.error().message.find("full") != std::string::npos);
   QCOMPARE(library->algorithm("large").error().kind, ErrorKind::NotFound);
-  QCOMPARE(library->list()->size(), std::size_t{3});
+  QCOMPARE(library->list()->size(), kSeeded);
   QCOMPARE(*library->integrityCheck(), std::string("ok"));
   QVERIFY(library->save(request("small", test::ringXml(2, "small"))).ok()); // still usable
 }
@@ -263,7 +266,7 @@ void Test_storagefiles::readOnlyDirectory()
   restore();
   Result<Library> after = Library::open(path);
   QVERIFY(after.ok());
-  QCOMPARE(after->list()->size(), std::size_t{3}); // no partial version
+  QCOMPARE(after->list()->size(), kSeeded); // no partial version
   QCOMPARE(after->algorithm("x").error().kind, ErrorKind::NotFound);
 }
 
@@ -278,7 +281,7 @@ void Test_storagefiles::readOnlyOpenRefusesWrites()
   QVERIFY(library.ok());
   QCOMPARE(library->save(request("x", test::ringXml(2))).error().kind, ErrorKind::ReadOnly);
   QCOMPARE(library->remove(1).error().kind, ErrorKind::ReadOnly);
-  QCOMPARE(library->list()->size(), std::size_t{3});
+  QCOMPARE(library->list()->size(), kSeeded);
   QCOMPARE(Library::open(dir.filePath("absent.sqlite").toStdString(), options).error().kind,
            ErrorKind::NotFound);
 }
@@ -288,10 +291,10 @@ void Test_storagefiles::importFolder()
   QTemporaryDir dir;
   const QString folder = dir.filePath("in");
   QVERIFY(QDir().mkpath(folder));
-  QVERIFY(test::writeBytes(folder + "/ring4.xml", QByteArray::fromStdString(test::ringXml(4))));
-  QVERIFY(test::writeBytes(folder + "/ring8.xml", QByteArray::fromStdString(test::ringXml(8))));
-  QVERIFY(test::writeBytes(folder + "/garbage.xml", "this is not xml"));
-  QVERIFY(test::writeBytes(folder + "/readme.txt", "ignored"));
+  QVERIFY(test::writeFile(folder + "/ring4.xml", QByteArray::fromStdString(test::ringXml(4))));
+  QVERIFY(test::writeFile(folder + "/ring8.xml", QByteArray::fromStdString(test::ringXml(8))));
+  QVERIFY(test::writeFile(folder + "/garbage.xml", "this is not xml"));
+  QVERIFY(test::writeFile(folder + "/readme.txt", "ignored"));
   Result<Library> library = Library::open(dir.filePath("library.sqlite").toStdString(), unseeded());
   std::vector<Progress> steps;
   Result<ImportReport> report =
@@ -342,20 +345,20 @@ void Test_storagefiles::exportEverything()
   const QString out = dir.filePath("export");
   Result<int> exported = library->exportAll(out.toStdString());
   QVERIFY2(exported.ok(), exported.ok() ? "" : exported.error().message.c_str());
-  QCOMPARE(*exported, 4);
-  QCOMPARE(test::fileBytes(out + "/ring-allreduce-4.xml").toStdString(), test::ringXml(4, "second"));
-  QCOMPARE(test::fileBytes(out + "/history/ring-allreduce-4/v2.xml").toStdString(),
+  QCOMPARE(*exported, static_cast<int>(kSeeded) + 1); // the seeded examples and odd/name
+  QCOMPARE(test::readFile(out + "/ring-allreduce-4.xml").toStdString(), test::ringXml(4, "second"));
+  QCOMPARE(test::readFile(out + "/history/ring-allreduce-4/v2.xml").toStdString(),
            test::ringXml(4, "second"));
   QVERIFY(QFile::exists(out + "/history/ring-allreduce-4/v1.xml"));
-  QCOMPARE(test::fileBytes(out + "/odd_name.xml").toStdString(), test::ringXml(2, "odd"));
-  QCOMPARE(test::fileBytes(out + "/topologies/dgx_h100.json"), QByteArray("{}"));
-  const QJsonObject manifest = QJsonDocument::fromJson(test::fileBytes(out + "/library.json")).object();
-  QCOMPARE(manifest["algorithms"].toArray().size(), 4);
+  QCOMPARE(test::readFile(out + "/odd_name.xml").toStdString(), test::ringXml(2, "odd"));
+  QCOMPARE(test::readFile(out + "/topologies/dgx_h100.json"), QByteArray("{}"));
+  const QJsonObject manifest = QJsonDocument::fromJson(test::readFile(out + "/library.json")).object();
+  QCOMPARE(manifest["algorithms"].toArray().size(), static_cast<qsizetype>(kSeeded) + 1);
   QCOMPARE(manifest["topologies"].toArray().size(), 1);
   // The exported heads import back as the same contents: nothing new.
   Result<Library> copy = Library::open(dir.filePath("copy.sqlite").toStdString(), unseeded());
   Result<ImportReport> report = copy->importFolder(out.toStdString());
-  QCOMPARE(report->added, 4);
+  QCOMPARE(report->added, static_cast<int>(kSeeded) + 1);
   QCOMPARE(copy->content(copy->version(copy->algorithm("odd_name")->id, 0)->id)->xml,
            test::ringXml(2, "odd"));
 }

@@ -202,6 +202,7 @@ private:
     event.slice = slice;
     event.op = step.type;
     event.peer = traits.sends ? m_tb.send : traits.receives ? m_tb.recv : -1;
+    event.recvPeer = traits.receives ? m_tb.recv : -1;
     event.channel = m_tb.chan;
     event.bytes = elements * m_plan.elementSize;
     event.start = start;

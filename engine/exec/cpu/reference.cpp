@@ -2,6 +2,8 @@
 
 #include "elementtypes.h"
 
+#include "../../model/collectivespec.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -46,104 +48,22 @@ template <typename T> T fromInteger(std::int64_t v)
   return Arith<T>::store(static_cast<typename Arith<T>::Compute>(v));
 }
 
-/// Where a result chunk's value comes from: input chunks of ranks, reduced in rank order.
-struct Source {
-  int rank;
-  int chunk;
-};
-
-struct Requirement {
-  Collective collective;
-  int ranks;
-  int n; ///< nchunksperloop
-  int k; ///< n / ranks
-  int root;
-
-  int resultChunks(int rank) const
-  {
-    switch (collective) {
-    case Collective::AllReduce:
-    case Collective::AllGather:
-    case Collective::AllToAll:
-    case Collective::Broadcast:
-      return n;
-    case Collective::ReduceScatter:
-      return k;
-    case Collective::Reduce:
-      return rank == root ? n : 0;
-    default:
-      return 0;
-    }
-  }
-
-  void sources(int rank, int c, std::vector<Source>& out) const
-  {
-    out.clear();
-    switch (collective) {
-    case Collective::AllReduce:
-    case Collective::Reduce:
-      for (int p = 0; p < ranks; ++p)
-        out.push_back({p, c});
-      break;
-    case Collective::ReduceScatter:
-      for (int p = 0; p < ranks; ++p)
-        out.push_back({p, rank * k + c});
-      break;
-    case Collective::AllGather:
-      out.push_back({c / k, c % k});
-      break;
-    case Collective::AllToAll:
-      out.push_back({c / k, rank * k + c % k});
-      break;
-    case Collective::Broadcast:
-      out.push_back({root, c});
-      break;
-    default:
-      break;
-    }
-  }
-};
-
-bool sameSources(const std::vector<Source>& a, const std::vector<Source>& b)
-{
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](Source x, Source y) {
-           return x.rank == y.rank && x.chunk == y.chunk;
-         });
-}
-
-/// Broadcast roots send and never receive; reduce roots receive and never send.
-std::vector<int> inferRoots(const Program& program)
-{
-  std::vector<int> roots;
-  for (const Gpu& gpu : program.gpus) {
-    bool sends = false;
-    bool receives = false;
-    for (const ThreadBlock& tb : gpu.threadblocks) {
-      for (const Step& step : tb.steps) {
-        sends = sends || opTraits(step.type).sends;
-        receives = receives || opTraits(step.type).receives;
-      }
-    }
-    if (program.collective == Collective::Broadcast ? sends && !receives : receives && !sends)
-      roots.push_back(gpu.id);
-  }
-  return roots;
-}
-
 template <typename T, ReduceOp Op>
-void verifyTyped(const Program& program, const Requirement& requirement, const Pattern& pattern,
+void verifyTyped(const Program& program, const CollectiveSpec& spec, const Pattern& pattern,
                  RunState& state, Verification& result)
 {
   const RunPlan& plan = state.plan;
   const std::int64_t ce = plan.chunkElements;
   std::vector<T> expected(static_cast<std::size_t>(ce));
-  std::vector<Source> sources;
-  std::vector<Source> cached;
-  const int maxChunks = requirement.n;
+  // Result chunks are reduced on the host in rank order, from the contributions' inputs.
+  std::vector<Contribution> sources;
+  std::vector<Contribution> cached;
   for (int r = 0; r < plan.ranks; ++r) {
-    for (int c = 0; c < std::min(maxChunks, requirement.resultChunks(r)); ++c) {
-      requirement.sources(r, c, sources);
-      if (!sameSources(sources, cached)) {
+    const ResultChunks chunks = spec.result(r);
+    for (int i = 0; i < chunks.count; ++i) {
+      const int c = chunks.first + i;
+      spec.contributions(r, i, sources);
+      if (sources != cached) {
         for (std::int64_t e = 0; e < ce; ++e) {
           T value = fromInteger<T>(pattern.value(sources[0].rank, sources[0].chunk * ce + e));
           for (std::size_t s = 1; s < sources.size(); ++s)
@@ -153,7 +73,7 @@ void verifyTyped(const Program& program, const Requirement& requirement, const P
         }
         cached = sources;
       }
-      const MemorySlot slot = memorySlot(program, r, Buffer::Output, c, plan.mode);
+      const MemorySlot slot = memorySlot(program, r, chunks.buffer, c, plan.mode);
       const T* actual = reinterpret_cast<const T*>(state.address(r, slot.memory, slot.index, 0));
       result.checked += ce;
       if (std::memcmp(actual, expected.data(), static_cast<std::size_t>(ce) * sizeof(T)) == 0)
@@ -165,7 +85,7 @@ void verifyTyped(const Program& program, const Requirement& requirement, const P
           continue;
         ++result.wrong;
         if (!result.firstWrong)
-          result.firstWrong = WrongElement{r, Buffer::Output, c, e, toDouble(want), toDouble(got)};
+          result.firstWrong = WrongElement{r, chunks.buffer, c, e, toDouble(want), toDouble(got)};
       }
     }
   }
@@ -207,55 +127,45 @@ Verification verifyResult(const Program& program, const ExecOptions& options, Ru
 {
   Verification result;
   const RunPlan& plan = state.plan;
-  Requirement requirement{program.collective, plan.ranks, program.nchunksperloop,
-                          program.nchunksperloop / plan.ranks, -1};
-  switch (program.collective) {
-  case Collective::AllReduce:
-  case Collective::AllGather:
-  case Collective::ReduceScatter:
-  case Collective::AllToAll:
-    break;
-  case Collective::Broadcast:
-  case Collective::Reduce: {
+  if (!hasPostcondition(program.collective)) {
+    result.note = "not verified: no postcondition is known for coll=" +
+                  (program.collSpelling.empty() ? std::string(collectiveTitle(program.collective))
+                                                : program.collSpelling);
+    return result;
+  }
+  int root = -1;
+  if (isRooted(program.collective)) {
     if (options.root) {
-      requirement.root = *options.root;
+      root = *options.root;
     } else {
-      const std::vector<int> roots = inferRoots(program);
+      const std::vector<int> roots = rootCandidates(program);
       if (roots.size() != 1) {
         result.note = "not verified: the root of this " +
                       std::string(collectiveTitle(program.collective)) +
                       " cannot be inferred; pass one";
         return result;
       }
-      requirement.root = roots.front();
+      root = roots.front();
     }
-    if (requirement.root < 0 || requirement.root >= plan.ranks) {
-      result.note = "not verified: root " + std::to_string(requirement.root) + " is not a rank";
+    if (root < 0 || root >= plan.ranks) {
+      result.note = "not verified: root " + std::to_string(root) + " is not a rank";
       return result;
     }
-    break;
   }
-  default:
-    result.note = "not verified: no postcondition is known for coll=" +
-                  (program.collSpelling.empty() ? std::string(collectiveTitle(program.collective))
-                                                : program.collSpelling);
-    return result;
-  }
-  if (requirement.k < 1 && program.collective != Collective::AllReduce &&
+  const CollectiveSpec spec(program.collective, plan.ranks, program.nchunksperloop, root);
+  if (spec.share() < 1 && program.collective != Collective::AllReduce &&
       program.collective != Collective::Broadcast && program.collective != Collective::Reduce) {
     result.note = "not verified: nchunksperloop is smaller than the rank count";
     return result;
   }
   const Pattern pattern(options.dtype, options.op, plan.ranks);
   withStorageType(options.dtype, [&]<typename T>() {
-    withReduceOp(options.op, [&]<ReduceOp Op>() {
-      verifyTyped<T, Op>(program, requirement, pattern, state, result);
-    });
+    withReduceOp(options.op,
+                 [&]<ReduceOp Op>() { verifyTyped<T, Op>(program, spec, pattern, state, result); });
   });
   result.status = result.wrong == 0 ? ExecStatus::Verified : ExecStatus::Wrong;
   result.note = std::string(collectiveTitle(program.collective)) + " result compared bit for bit " +
-                "with a host reference" +
-                (requirement.root >= 0 ? " (root " + std::to_string(requirement.root) + ")" : "");
+                "with a host reference" + (root >= 0 ? " (root " + std::to_string(root) + ")" : "");
   return result;
 }
 

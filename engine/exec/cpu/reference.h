@@ -11,9 +11,9 @@
 // whatever order the program reduces in — a float mismatch is a real error, never rounding. The
 // price: these inputs cannot reveal an algorithm whose only flaw is its rounding order (P14).
 //
-// Expected results follow the collectives' definitions (msccl-format.md §7): all-reduce,
-// all-gather, reduce-scatter, all-to-all, broadcast and reduce (with a root); other collectives
-// are not verified.
+// Expected results follow the collectives' definitions (msccl-format.md §7, shared with the
+// checkers in model/collectivespec.h): all-reduce, all-gather, reduce-scatter, all-to-all,
+// broadcast and reduce (with a root); other collectives are not verified.
 
 #include "runstate.h"
 
