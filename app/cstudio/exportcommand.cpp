@@ -1,17 +1,15 @@
 #include "commands.h"
 #include "output.h"
+#include "programinput.h"
 
 #include "check/checker.h"
 #include "compile/lift.h"
-#include "compile/lower.h"
 #include "io/designdocument.h"
 #include "io/mscclxmlreader.h"
 #include "io/mscclxmlwriter.h"
 
-#include <fstream>
 #include <iostream>
 #include <memory>
-#include <sstream>
 
 namespace cs::cli {
 
@@ -21,49 +19,8 @@ struct ExportOptions {
   std::string input;
   std::string output;
   std::string dialect = "executor";
-  std::string protocol = "Simple";
-  int instances = 1;
+  LoweringChoice lowering;
 };
-
-bool isDesignPath(const std::string& path)
-{
-  return path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0;
-}
-
-// A design document (.json) is lowered; anything else is read as MSCCL XML.
-std::optional<Program> readInput(const ExportOptions& options, DialectId target)
-{
-  if (!isDesignPath(options.input)) {
-    ReadResult read = readMscclXmlFile(options.input);
-    if (!read.program || read.hasErrors()) {
-      printDiagnostics(std::cerr, options.input, read.diagnostics);
-      std::cerr << options.input << ": not exported: the file has format errors\n";
-      return std::nullopt;
-    }
-    return std::move(read.program);
-  }
-  std::ifstream file(options.input, std::ios::binary);
-  if (!file) {
-    std::cerr << "cstudio export: cannot read " << options.input << '\n';
-    return std::nullopt;
-  }
-  std::ostringstream text;
-  text << file.rdbuf();
-  const DesignReadResult design = readDesignDocument(text.str());
-  if (!design.document) {
-    printDiagnostics(std::cerr, options.input, design.diagnostics);
-    std::cerr << options.input << ": not exported: the design document is not readable\n";
-    return std::nullopt;
-  }
-  LowerResult lowered = lowerSchedule(
-      design.document->schedule, {target, *parseProtocol(options.protocol), options.instances});
-  printDiagnostics(std::cerr, options.input, lowered.diagnostics);
-  if (!lowered.program) {
-    std::cerr << options.input << ": not exported: the schedule cannot be lowered\n";
-    return std::nullopt;
-  }
-  return std::move(lowered.program);
-}
 
 // XML in, design document out: lift the program and write it as a schedule.
 int runLift(const ExportOptions& options)
@@ -99,10 +56,10 @@ int runExport(const ExportOptions& options)
   if (isDesignPath(options.output) && !isDesignPath(options.input))
     return runLift(options);
   const DialectId target = *parseDialect(options.dialect);
-  const std::optional<Program> program = readInput(options, target);
-  if (!program)
+  const ProgramInput input = readProgramInput(options.input, target, options.lowering, "exporting");
+  if (!input.program)
     return UsageError;
-  const WriteResult written = writeMscclXml(*program, {target});
+  const WriteResult written = writeMscclXml(*input.program, {target});
   if (const std::string failure = writeTextFileAtomically(options.output, written.text);
       !failure.empty()) {
     std::cerr << "cstudio export: " << failure << '\n';
@@ -155,14 +112,7 @@ Runner addExportCommand(CLI::App& app)
   command->add_option("--dialect", options->dialect, "Target runtime")
       ->check(CLI::IsMember({"classic", "executor", "rccl"}))
       ->capture_default_str();
-  command->add_option("--proto", options->protocol, "Protocol when lowering a design document")
-      ->check(CLI::IsMember({"Simple", "LL", "LL128"}))
-      ->capture_default_str();
-  command
-      ->add_option("--instances", options->instances,
-                   "Instances when lowering a design document (msccl-tools style)")
-      ->check(CLI::Range(1, 32))
-      ->capture_default_str();
+  addLoweringOptions(command, options->lowering);
   command->footer("Exit status: 0 written and accepted by the target runtime, 1 written but the "
                   "runtime would reject it, 2 usage error or unreadable input.");
   return [options] { return runExport(*options); };

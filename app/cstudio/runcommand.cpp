@@ -6,6 +6,7 @@
 
 #include "exec/executor.h"
 #include "execbench.h"
+#include "io/bytesize.h"
 #include "io/chrometrace.h"
 #include "io/mscclxmlreader.h"
 #include "io/mscclxmlwriter.h"
@@ -64,7 +65,7 @@ int usage(const std::string& message)
 int runRun(const RunOptions& options)
 {
   ExecOptions exec;
-  const std::optional<std::int64_t> bytes = bench::parseByteSize(options.bytes);
+  const std::optional<std::int64_t> bytes = parseByteSize(options.bytes);
   const std::optional<DataType> dtype = parseDataType(options.dtype);
   const std::optional<ReduceOp> op = parseReduceOp(options.op);
   if (!bytes)
@@ -89,7 +90,7 @@ int runRun(const RunOptions& options)
   if (options.slots > 0)
     exec.connectionSlots = options.slots;
   if (!options.sliceBytes.empty()) {
-    exec.sliceBytes = bench::parseByteSize(options.sliceBytes);
+    exec.sliceBytes = parseByteSize(options.sliceBytes);
     if (!exec.sliceBytes || *exec.sliceBytes <= 0)
       return usage("--slice-bytes " + options.sliceBytes + " is not a size");
   }

@@ -1,12 +1,11 @@
 #include "commands.h"
 #include "output.h"
+#include "programinput.h"
 
 #include "simbench.h"
 
-#include "compile/lower.h"
+#include "io/bytesize.h"
 #include "io/chrometrace.h"
-#include "io/designdocument.h"
-#include "io/mscclxmlreader.h"
 #include "io/topologyloader.h"
 #include "sim/simulator.h"
 
@@ -35,111 +34,10 @@ struct SimulateOptions {
   int fifoSlots = 2;
   int top = 5;
   std::string traceFile;
-  std::string protocol = "Simple"; ///< when FILE is a design document
-  int instances = 1;               ///< when FILE is a design document
+  LoweringChoice lowering; ///< when FILE is a design document
   bool json = false;
   bool bench = false;
 };
-
-/// What simulate runs: the program, and the topology a design document embeds (if any).
-struct SimInput {
-  std::optional<Program> program;
-  std::optional<Topology> embedded;
-};
-
-bool isDesignPath(const std::string& path)
-{
-  return path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0;
-}
-
-// MSCCL XML is read as it is; a design document (.json) is read and its schedule lowered with
-// --proto/--instances for the executor (the simulator is runtime-neutral, so the dialect only
-// bounds threadblocks and channels). An absent program means: diagnostics printed, exit 2.
-SimInput readInput(const SimulateOptions& options)
-{
-  SimInput input;
-  if (!isDesignPath(options.file)) {
-    ReadResult read = readMscclXmlFile(options.file);
-    if (!read.program || read.hasErrors()) {
-      printDiagnostics(std::cerr, options.file, read.diagnostics);
-      if (read.program)
-        std::cerr << options.file << ": fix the errors above before simulating\n";
-      return input;
-    }
-    input.program = std::move(read.program);
-    return input;
-  }
-  std::ifstream file(options.file, std::ios::binary);
-  if (!file) {
-    std::cerr << "cstudio simulate: cannot read " << options.file << '\n';
-    return input;
-  }
-  std::ostringstream text;
-  text << file.rdbuf();
-  DesignReadResult design = readDesignDocument(text.str());
-  if (!design.document) {
-    printDiagnostics(std::cerr, options.file, design.diagnostics);
-    std::cerr << options.file << ": the design document is not readable\n";
-    return input;
-  }
-  LowerOptions lower;
-  lower.protocol = parseProtocol(options.protocol).value_or(Protocol::Simple);
-  lower.instances = options.instances;
-  LowerResult lowered = lowerSchedule(design.document->schedule, lower);
-  if (!lowered.program || hasErrors(lowered.diagnostics)) {
-    printDiagnostics(std::cerr, options.file, lowered.diagnostics);
-    std::cerr << options.file << ": the schedule cannot be lowered; fix the errors above before "
-                                 "simulating\n";
-    return input;
-  }
-  input.program = std::move(lowered.program);
-  input.embedded = std::move(design.document->topology);
-  return input;
-}
-
-/// "64K", "1M", "1G", "4096": binary multiples, as nccl-tests reads -b/-e.
-std::optional<std::int64_t> parseSize(std::string text)
-{
-  if (text.empty())
-    return std::nullopt;
-  for (const char* suffix : {"iB", "B"}) {
-    const std::string s(suffix);
-    if (text.size() > s.size() && text.ends_with(s))
-      text.resize(text.size() - s.size());
-  }
-  std::int64_t scale = 1;
-  switch (text.back()) {
-  case 'K': case 'k': scale = std::int64_t{1} << 10; break;
-  case 'M': case 'm': scale = std::int64_t{1} << 20; break;
-  case 'G': case 'g': scale = std::int64_t{1} << 30; break;
-  case 'T': case 't': scale = std::int64_t{1} << 40; break;
-  default: break;
-  }
-  if (scale != 1)
-    text.pop_back();
-  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos ||
-      text.size() > 15)
-    return std::nullopt;
-  const std::int64_t value = std::stoll(text);
-  if (value <= 0 || value > (std::int64_t{1} << 50) / scale)
-    return std::nullopt;
-  return value * scale;
-}
-
-std::string humanSize(std::int64_t bytes)
-{
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  double value = static_cast<double>(bytes);
-  int unit = 0;
-  while (value >= 1024 && unit < 4) {
-    value /= 1024;
-    ++unit;
-  }
-  char text[32];
-  std::snprintf(text, sizeof text, value == std::floor(value) ? "%.0f %s" : "%.2f %s", value,
-                units[unit]);
-  return text;
-}
 
 std::string linkName(const Topology& topology, int id)
 {
@@ -196,7 +94,7 @@ void printResult(const SimResult& result, const Topology& topology, int top)
     if (total.bytes == 0 || shown++ >= top)
       break;
     std::snprintf(line, sizeof line, "    link %-4d %-28s %12s  %5.1f%% busy\n", total.link,
-                  linkName(topology, total.link).c_str(), humanSize(total.bytes).c_str(),
+                  linkName(topology, total.link).c_str(), formatByteSize(total.bytes).c_str(),
                   100 * total.busyFraction);
     std::cout << line;
   }
@@ -247,12 +145,13 @@ int runSimulate(const SimulateOptions& options)
     std::cerr << "cstudio simulate: give FILE and --topology (or --bench)\n";
     return UsageError;
   }
-  SimInput input = readInput(options);
+  // The simulator is runtime-neutral: the executor dialect only bounds threadblocks and channels.
+  ProgramInput input = readProgramInput(options.file, DialectId::Executor, options.lowering,
+                                        "simulating");
   if (!input.program)
     return UsageError;
-  if (options.topology.empty() && !input.embedded) {
-    std::cerr << "cstudio simulate: give --topology (" << options.file
-              << " embeds no topology)\n";
+  if (options.topology.empty() && !input.embeddedTopology) {
+    std::cerr << "cstudio simulate: give --topology (" << options.file << " embeds no topology)\n";
     return UsageError;
   }
   TopologyReadResult loaded;
@@ -263,7 +162,7 @@ int runSimulate(const SimulateOptions& options)
       return UsageError;
     }
   } else {
-    loaded.topology = std::move(input.embedded);
+    loaded.topology = std::move(input.embeddedTopology);
   }
   const Topology& topology = *loaded.topology;
   const Program& program = *input.program;
@@ -275,8 +174,7 @@ int runSimulate(const SimulateOptions& options)
   if (options.protoLatency)
     protocol.latencyUs = *options.protoLatency;
   if (options.slice) {
-    const std::optional<std::int64_t> slice =
-        *options.slice == "0" ? std::optional<std::int64_t>(0) : parseSize(*options.slice);
+    const std::optional<std::int64_t> slice = parseByteSize(*options.slice); // 0: one per chunk
     if (!slice) {
       std::cerr << "cstudio simulate: --slice " << *options.slice << " is not a size\n";
       return UsageError;
@@ -289,16 +187,16 @@ int runSimulate(const SimulateOptions& options)
 
   if (!options.sweep.empty()) {
     const std::size_t colon = options.sweep.find(':');
-    const auto from = parseSize(options.sweep.substr(0, colon));
+    const auto from = parseByteSize(options.sweep.substr(0, colon));
     const auto to = colon == std::string::npos ? std::nullopt
-                                               : parseSize(options.sweep.substr(colon + 1));
-    if (!from || !to || *from > *to) {
+                                               : parseByteSize(options.sweep.substr(colon + 1));
+    if (!from || !to || *from <= 0 || *from > *to) {
       std::cerr << "cstudio simulate: --sweep expects MIN:MAX sizes such as 1K:1G\n";
       return UsageError;
     }
     return runSweep(program, topology, sim, options, *from, *to);
   }
-  const std::optional<std::int64_t> bytes = parseSize(options.bytes);
+  const std::optional<std::int64_t> bytes = parseByteSize(options.bytes);
   if (!bytes) {
     std::cerr << "cstudio simulate: --bytes " << options.bytes
               << " is not a size (examples: 4096, 64K, 1M, 1G)\n";
@@ -329,10 +227,10 @@ int runSimulate(const SimulateOptions& options)
   } else {
     printDiagnostics(std::cerr, options.file, result.diagnostics);
     if (result.ok) {
-      std::cout << options.file << " on " << topology.name << " (" << program.ngpus
-                << " ranks), " << humanSize(sim.bytes) << ", " << protocolName(program.proto)
-                << ": efficiency " << result.protocol.efficiency << ", +"
-                << result.protocol.latencyUs << " us per message, " << result.slices
+      std::cout << options.file << " on " << topology.name << " (" << program.ngpus << " ranks), "
+                << formatByteSize(sim.bytes) << ", " << protocolName(program.proto) << ": efficiency "
+                << result.protocol.efficiency << ", +" << result.protocol.latencyUs
+                << " us per message, " << result.slices
                 << (result.slices == 1 ? " slice\n" : " slices\n");
       printResult(result, topology, options.top);
     }
@@ -357,20 +255,15 @@ Runner addSimulateCommand(CLI::App& app)
                       "Preset (cstudio topology --list) or topology file (JSON, NCCL XML dump, "
                       "nvidia-smi topo -m text); default for a design document: the topology "
                       "it embeds");
-  command->add_option("--proto", options->protocol, "Protocol when lowering a design document")
-      ->check(CLI::IsMember({"Simple", "LL", "LL128"}))
-      ->capture_default_str();
+  addLoweringOptions(command, options->lowering);
   command
-      ->add_option("--instances", options->instances,
-                   "Instances when lowering a design document (msccl-tools style)")
-      ->check(CLI::Range(1, 32))
-      ->capture_default_str();
-  command->add_option("--bytes,-b", options->bytes,
-                      "Collective size as nccl-tests counts it (64K, 1M, 1G)")
+      ->add_option("--bytes,-b", options->bytes,
+                   "Collective size as nccl-tests counts it (64K, 1M, 1G)")
       ->capture_default_str();
   command->add_option("--sweep", options->sweep, "Sizes MIN:MAX in x2 steps, as a table");
-  command->add_option("--efficiency", options->efficiency,
-                      "Protocol efficiency: payload fraction of link bandwidth (0, 1]")
+  command
+      ->add_option("--efficiency", options->efficiency,
+                   "Protocol efficiency: payload fraction of link bandwidth (0, 1]")
       ->check(CLI::Range(1e-6, 1.0));
   command->add_option("--proto-latency", options->protoLatency,
                       "Protocol latency per message, µs")

@@ -21,9 +21,9 @@ void numberRounds(Plan& plan)
     }
     if (t.isLocal())
       continue;
-    const std::uint64_t key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(t.src.rank))
-                               << 32) |
-                              static_cast<std::uint32_t>(t.dst.rank);
+    const std::uint64_t key =
+        (static_cast<std::uint64_t>(static_cast<std::uint32_t>(t.src.rank)) << 32) |
+        static_cast<std::uint32_t>(t.dst.rank);
     plan.rounds[i] = perConnection[key]++;
   }
 }

@@ -1,5 +1,6 @@
 #include "execbench.h"
 
+#include "io/bytesize.h"
 #include "sim/estimates.h"
 
 #include "io/mscclxmlreader.h"
@@ -98,34 +99,6 @@ int exitCodeOf(ExecStatus status)
 }
 
 } // namespace
-
-std::optional<std::int64_t> parseByteSize(std::string_view text)
-{
-  std::int64_t value = 0;
-  std::size_t i = 0;
-  for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
-    if (value > (std::int64_t{1} << 50))
-      return std::nullopt;
-    value = value * 10 + (text[i] - '0');
-  }
-  if (i == 0)
-    return std::nullopt;
-  std::string_view unit = text.substr(i);
-  if (unit.ends_with("iB"))
-    unit.remove_suffix(2);
-  else if (unit.size() == 2 && unit.back() == 'B')
-    unit.remove_suffix(1);
-  int shift = 0;
-  if (unit == "K" || unit == "k")
-    shift = 10;
-  else if (unit == "M")
-    shift = 20;
-  else if (unit == "G")
-    shift = 30;
-  else if (!unit.empty() && unit != "B")
-    return std::nullopt;
-  return value << shift;
-}
 
 std::int64_t requiredTrafficBytes(const Program& program, std::int64_t chunkBytes)
 {

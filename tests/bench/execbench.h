@@ -36,9 +36,6 @@ int runExecBenchFromArgs(ExecBenchOptions options, const std::vector<std::string
                          const std::array<std::string, 4>& texts, std::ostream& out,
                          std::ostream& progress);
 
-/// "65536", "64K", "64KiB", "1M", "2G" (binary multiples) → bytes; nullopt when malformed.
-std::optional<std::int64_t> parseByteSize(std::string_view text);
-
 /// Bytes a run of `program` must read and write in local memory, summed over ranks, when every
 /// receiver reads the sender's data where it lies (plain `s` costs nothing, a forwarded value not
 /// stored anywhere costs one write): the roofline's numerator.

@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <tuple>
 
 using namespace cs;
@@ -35,6 +36,18 @@ std::map<Moved, std::vector<int>> stepsByTransfer(const Schedule& s)
   for (auto& [key, steps] : out)
     std::sort(steps.begin(), steps.end());
   return out;
+}
+
+/// The catalogue's schedule for `key`, or nullopt with a warning saying why.
+std::optional<Schedule> generate(const QString& key, int ranks, int group = 0)
+{
+  GeneratorOptions options;
+  options.ranks = ranks;
+  options.groupSize = group;
+  GenerateResult generated = generateAlgorithm(key.toStdString(), options);
+  if (!generated.schedule)
+    qWarning("%s", qPrintable(test::describeDiagnostics(generated.diagnostics)));
+  return std::move(generated.schedule);
 }
 
 } // namespace
@@ -69,11 +82,9 @@ void Test_catalogcompile::lowerLiftCheck()
 {
   QFETCH(QString, key);
   QFETCH(int, ranks);
-  GeneratorOptions options;
-  options.ranks = ranks;
-  const GenerateResult generated = generateAlgorithm(key.toStdString(), options);
-  QVERIFY2(generated.schedule, qPrintable(test::describeDiagnostics(generated.diagnostics)));
-  const Schedule& schedule = *generated.schedule;
+  const std::optional<Schedule> generated = generate(key, ranks);
+  QVERIFY(generated);
+  const Schedule& schedule = *generated;
 
   const LowerResult lowered = lowerSchedule(schedule, {});
   QVERIFY2(lowered.program && test::errorsOf(lowered.diagnostics).empty(),
@@ -133,12 +144,9 @@ void Test_catalogcompile::instancesCheck()
   QFETCH(int, ranks);
   QFETCH(int, instances);
   QFETCH(int, group);
-  GeneratorOptions options;
-  options.ranks = ranks;
-  options.groupSize = group;
-  const GenerateResult generated = generateAlgorithm(key.toStdString(), options);
-  QVERIFY2(generated.schedule, qPrintable(test::describeDiagnostics(generated.diagnostics)));
-  const Schedule& schedule = *generated.schedule;
+  const std::optional<Schedule> generated = generate(key, ranks, group);
+  QVERIFY(generated);
+  const Schedule& schedule = *generated;
 
   const LowerResult single = lowerSchedule(schedule, {});
   QVERIFY(single.program);

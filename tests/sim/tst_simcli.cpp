@@ -202,9 +202,9 @@ void Test_simcli::designDocumentEmbeddedTopology()
   const double time = parse(embedded.out).at("time_us").get<double>();
   QVERIFY2(std::abs(time - expected) <= 0.01 * expected, qPrintable(QString::number(time)));
 
-  const Run overridden = cstudio(
-      QStringList{"simulate", plain, "--topology", "ring-4", "--bytes", "1M", "--json"} +
-      pureModel());
+  const Run overridden =
+      cstudio(QStringList{"simulate", plain, "--topology", "ring-4", "--bytes", "1M", "--json"} +
+              pureModel());
   QCOMPARE(overridden.exitCode, 0);
   const double defaults = 2 * 3 * (2 + (1 << 20) / (4 * 100 * 1e3));
   QVERIFY(std::abs(parse(overridden.out).at("time_us").get<double>() - defaults) <=
@@ -219,17 +219,18 @@ void Test_simcli::exitCodes_data()
 {
   QTest::addColumn<QStringList>("arguments");
   QTest::addColumn<int>("exitCode");
-  QTest::newRow("unknown topology") << QStringList{"simulate", "@ring", "--topology", "nope-7"}
-                                    << 2;
-  QTest::newRow("unreadable xml")
-      << QStringList{"simulate", "/nonexistent/x.xml", "--topology", "ring-4"} << 2;
+  QTest::newRow("unknown topology")
+      << QStringList{"simulate", "@ring", "--topology", "nope-7"} << 2;
+  QTest::newRow("unreadable xml") << QStringList{"simulate", "/nonexistent/x.xml", "--topology",
+                                                 "ring-4"}
+                                  << 2;
   QTest::newRow("unreadable design")
       << QStringList{"simulate", "/nonexistent/x.json", "--topology", "ring-4"} << 2;
-  QTest::newRow("bad size") << QStringList{"simulate", "@ring", "--topology", "ring-4",
-                                           "--bytes", "12Q"}
+  QTest::newRow("bad size") << QStringList{"simulate", "@ring",   "--topology",
+                                           "ring-4",   "--bytes", "12Q"}
                             << 2;
-  QTest::newRow("bad sweep") << QStringList{"simulate", "@ring", "--topology", "ring-4",
-                                            "--sweep", "1M"}
+  QTest::newRow("bad sweep") << QStringList{"simulate", "@ring",   "--topology",
+                                            "ring-4",   "--sweep", "1M"}
                              << 2;
   QTest::newRow("unknown preset shown") << QStringList{"topology", "show", "nope-7"} << 2;
   QTest::newRow("import unreadable")

@@ -66,19 +66,28 @@ void Test_storagecrash::killedWriterLosesNothingReported()
     const QString marker = QString("round%1").arg(round);
     writer.start(STORAGE_WRITER, {path, "victim", marker, "0"});
     QVERIFY(writer.waitForStarted());
-    // Random moments across opening, checking and committing; some land mid-transaction.
+    // Even rounds kill at a random moment from the start (opening the library included); odd
+    // rounds first wait for one reported save, so kills land among saves however slow the
+    // machine (or a sanitizer build) makes start-up. Some land mid-transaction.
+    QByteArray output;
+    if (round % 2 == 1) {
+      while (!output.contains("saved ") && writer.waitForReadyRead(30000))
+        output += writer.readAllStandardOutput();
+      QVERIFY2(output.contains("saved "), "the writer reported no save within 30 s");
+    }
     QThread::usleep(random.bounded(2000, 40000));
     writer.kill(); // SIGKILL
     QVERIFY(writer.waitForFinished());
     killedMidRun += writer.exitStatus() == QProcess::CrashExit ? 1 : 0;
     const QByteArray errors = writer.readAllStandardError();
     QVERIFY2(errors.isEmpty(), errors.constData());
-    for (const auto& [number, index] : parseSaved(writer.readAllStandardOutput()))
+    output += writer.readAllStandardOutput();
+    for (const auto& [number, index] : parseSaved(output))
       expected[number] = (marker + "-" + QString::number(index)).toStdString();
   }
   QCOMPARE(killedMidRun, 50);
   qInfo("%zu saves reported before the kills", expected.size());
-  QVERIFY2(expected.size() > 50, "the writer should report some saves before most kills");
+  QVERIFY2(expected.size() >= 25, "every odd round waits for a reported save before the kill");
 
   Result<Library> library = Library::open(path.toStdString());
   QVERIFY2(library.ok(), library.ok() ? "" : library.error().message.c_str());

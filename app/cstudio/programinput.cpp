@@ -1,0 +1,74 @@
+#include "programinput.h"
+#include "output.h"
+
+#include "compile/lower.h"
+#include "io/designdocument.h"
+#include "io/mscclxmlreader.h"
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace cs::cli {
+
+void addLoweringOptions(CLI::App* command, LoweringChoice& choice)
+{
+  command->add_option("--proto", choice.protocol, "Protocol when lowering a design document")
+      ->check(CLI::IsMember({"Simple", "LL", "LL128"}))
+      ->capture_default_str();
+  command
+      ->add_option("--instances", choice.instances,
+                   "Instances when lowering a design document (msccl-tools style)")
+      ->check(CLI::Range(1, 32))
+      ->capture_default_str();
+}
+
+bool isDesignPath(const std::string& path)
+{
+  return path.ends_with(".json");
+}
+
+ProgramInput readProgramInput(const std::string& path, DialectId dialect,
+                              const LoweringChoice& lowering, const std::string& purpose)
+{
+  ProgramInput input;
+  if (!isDesignPath(path)) {
+    ReadResult read = readMscclXmlFile(path);
+    if (!read.program || read.hasErrors()) {
+      printDiagnostics(std::cerr, path, read.diagnostics);
+      std::cerr << path << ": fix the format errors above before " << purpose << '\n';
+      return input;
+    }
+    input.program = std::move(read.program);
+    return input;
+  }
+  std::ifstream file(path, std::ios::binary);
+  if (!file) {
+    std::cerr << path << ": cannot be read\n";
+    return input;
+  }
+  std::ostringstream text;
+  text << file.rdbuf();
+  DesignReadResult design = readDesignDocument(text.str());
+  if (!design.document) {
+    printDiagnostics(std::cerr, path, design.diagnostics);
+    std::cerr << path << ": the design document is not readable\n";
+    return input;
+  }
+  LowerOptions options;
+  options.dialect = dialect;
+  options.protocol = parseProtocol(lowering.protocol).value_or(Protocol::Simple);
+  options.instances = lowering.instances;
+  LowerResult lowered = lowerSchedule(design.document->schedule, options);
+  printDiagnostics(std::cerr, path, lowered.diagnostics);
+  if (!lowered.program || hasErrors(lowered.diagnostics)) {
+    std::cerr << path << ": the schedule cannot be lowered; fix the errors above before "
+              << purpose << '\n';
+    return input;
+  }
+  input.program = std::move(lowered.program);
+  input.embeddedTopology = std::move(design.document->topology);
+  return input;
+}
+
+} // namespace cs::cli

@@ -1,0 +1,40 @@
+#pragma once
+
+// The FILE argument of commands that work on a Program (export, simulate): MSCCL XML is read as
+// it is; a design document (.json) is read and its Schedule lowered with --proto/--instances.
+// One place, so every command accepts both levels the same way.
+
+#include "commands.h"
+
+#include "model/dialect.h"
+#include "model/program.h"
+#include "model/topology.h"
+
+#include <optional>
+#include <string>
+
+namespace cs::cli {
+
+/// How a design document is lowered when a command is given one.
+struct LoweringChoice {
+  std::string protocol = "Simple";
+  int instances = 1;
+};
+
+/// Adds --proto and --instances to `command`, documented as applying to design documents.
+void addLoweringOptions(CLI::App* command, LoweringChoice& choice);
+
+/// Whether `path` names a design document rather than MSCCL XML.
+bool isDesignPath(const std::string& path);
+
+struct ProgramInput {
+  std::optional<Program> program; ///< absent: the reason is printed on stderr (exit 2)
+  std::optional<Topology> embeddedTopology; ///< the topology a design document carries
+};
+
+/// Reads `path` for `purpose` ("exporting", "simulating"), lowering a design document for
+/// `dialect`. Prints the diagnostics and why nothing can be done when the input is unusable.
+ProgramInput readProgramInput(const std::string& path, DialectId dialect,
+                              const LoweringChoice& lowering, const std::string& purpose);
+
+} // namespace cs::cli
