@@ -33,11 +33,12 @@ fi
 if [ "${CSTUDIO_SKIP_FUZZ:-0}" != 1 ]; then
   step "fuzzing the reader and the checker (${CSTUDIO_FUZZ_SECONDS:-60} s)"
   CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCSTUDIO_FUZZ=ON -DCSTUDIO_BUILD_TESTS=OFF -DCSTUDIO_BUILD_GUI=OFF \
+    -DCSTUDIO_WERROR=$werror -DCSTUDIO_FUZZ=ON -DCSTUDIO_BUILD_TESTS=OFF -DCSTUDIO_BUILD_GUI=OFF \
     -DCSTUDIO_SANITIZE=address,undefined >/dev/null
   cmake --build build-fuzz -j "$jobs" --target fuzz_reader_checker cstudio
   seeds=$(mktemp -d)
-  trap 'rm -rf "$seeds"' EXIT
+  findings=$(mktemp -d)
+  trap 'rm -rf "$seeds" "$findings"' EXIT
   for n in 2 3 5; do
     build-fuzz/app/cstudio/cstudio generate ring-allreduce --ranks $n --channels 2 \
       -o "$seeds/ring$n.xml" >/dev/null
@@ -46,8 +47,22 @@ if [ "${CSTUDIO_SKIP_FUZZ:-0}" != 1 ]; then
     # Small corpus files make good seeds; copies stay in a temporary folder.
     find "$CSTUDIO_CORPUS_DIR" -name '*.xml' -size -20k -exec cp {} "$seeds" \;
   fi
-  build-fuzz/tests/fuzz/fuzz_reader_checker -max_total_time="${CSTUDIO_FUZZ_SECONDS:-60}" \
-    -max_len=16384 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 "$seeds" 2>&1 | tail -n 12
+  # A crash, a leak or a hang fails the run; the input that caused it is printed so it can be
+  # turned into a unit test.
+  if build-fuzz/tests/fuzz/fuzz_reader_checker -max_total_time="${CSTUDIO_FUZZ_SECONDS:-60}" \
+      -max_len=16384 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+      -artifact_prefix="$findings/" "$seeds" >"$findings/log.txt" 2>&1; then
+    tail -n 8 "$findings/log.txt"
+  else
+    tail -n 60 "$findings/log.txt"
+    for input in "$findings"/crash-* "$findings"/leak-* "$findings"/timeout-* "$findings"/oom-*; do
+      [ -f "$input" ] || continue
+      echo "== input that failed: $input (base64)"
+      base64 "$input"
+    done
+    echo "fuzzing found a failure" >&2
+    exit 1
+  fi
 fi
 
 step "all tests passed"

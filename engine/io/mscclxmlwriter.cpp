@@ -142,9 +142,12 @@ void writeAlgoAttributes(const Program& program, const Dialect& target, Emitter&
   if (changed)
     notes.warning("export.name", "characters the runtimes cannot read in a value were replaced "
                                  "by '_' in the algorithm name");
-  if (name.empty() && target.requiresName)
+  if (name.empty() && target.requiresName) {
     name = std::string(program.collSpelling.empty() ? "algorithm" : program.collSpelling) + "_" +
            std::to_string(program.ngpus) + "r";
+    notes.info("export.name", std::string(target.title) + " requires a name; the program has none, "
+                                                          "so it was written as "" + name + """);
+  }
   if (!name.empty() || target.requiresName)
     emit.attribute("name", name);
   emit.attribute("proto", protocolName(program.proto));

@@ -59,9 +59,9 @@ struct Timer {
 class Engine
 {
 public:
-  Engine(const Program& program, const Topology& topology, const SimIndex& index,
-         const SimOptions& options, const ProtocolParams& protocol, double chunkBytes, int slices)
-      : m_program(program), m_topology(topology), m_index(index), m_options(options),
+  Engine(const Topology& topology, const SimIndex& index, const SimOptions& options,
+         const ProtocolParams& protocol, double chunkBytes, int slices)
+      : m_topology(topology), m_index(index), m_options(options),
         m_protocol(protocol), m_chunkBytes(chunkBytes), m_slices(slices),
         m_network(index.capacities), m_states(index.tbs.size()),
         m_connections(index.connections.size()), m_dependents(index.tbs.size()),
@@ -149,7 +149,6 @@ private:
   void startSend(int t, const Step& step);
   void sampleUtilisation();
 
-  const Program& m_program;
   const Topology& m_topology;
   const SimIndex& m_index;
   const SimOptions& m_options;
@@ -426,7 +425,7 @@ SimResult simulateProgram(const Program& program, const Topology& topology,
     return result;
   }
 
-  Engine engine(program, topology, *index, options, protocol, chunkBytes, result.slices);
+  Engine engine(topology, *index, options, protocol, chunkBytes, result.slices);
   engine.run();
   if (engine.unfinished() > 0)
     engine.reportDeadlock(diagnostics);

@@ -1,6 +1,8 @@
 // Untrusted files must never crash or hang the program: any bytes go through the reader, the
 // whole checker for every dialect and connection capacity, and the writer. A document the reader
-// accepts without errors must survive a write/read round trip unchanged.
+// accepts without errors must survive a write/read round trip unchanged, unless the writer had to
+// decide something the program does not say (each such decision is a note, e.g. inventing the
+// name a runtime requires).
 
 #include "check/checker.h"
 #include "io/mscclxmlreader.h"
@@ -27,6 +29,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   const cs::DialectId dialect = cs::detectDialect(*read.program);
   const cs::WriteResult written = cs::writeMscclXml(*read.program, {dialect});
+  if (!written.notes.empty())
+    return 0;
   const cs::ReadResult back = cs::readMscclXml(written.text);
   if (!back.program || !(*back.program == *read.program)) {
     std::fprintf(stderr, "round trip changed the program:\n%s\n", written.text.c_str());
