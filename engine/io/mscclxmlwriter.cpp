@@ -158,6 +158,9 @@ void writeAlgoAttributes(const Program& program, const Dialect& target, Emitter&
   std::string coll = program.collSpelling;
   if (const auto spelling = target.collSpelling(program.collective)) {
     coll = std::string(*spelling);
+    if (!program.collSpelling.empty() && program.collSpelling != coll)
+      notes.info("export.coll", "coll=\"" + program.collSpelling + "\" is written as \"" + coll +
+                                    "\", the spelling " + std::string(target.title) + " reads");
   } else {
     notes.error("export.coll", "the " + std::string(collectiveTitle(program.collective)) +
                                    " collective has no coll spelling in " +
@@ -179,13 +182,27 @@ void writeAlgoAttributes(const Program& program, const Dialect& target, Emitter&
   } else {
     emit.attribute("inplace", inPlace ? 1 : 0);
     emit.attribute("outofplace", outOfPlace ? 1 : 0);
+    if (!program.outofplace)
+      notes.info("export.filled", "outofplace was absent; written as " +
+                                      std::to_string(outOfPlace ? 1 : 0) + " (inplace=" +
+                                      std::to_string(inPlace ? 1 : 0) +
+                                      " in a classic file means that) because " +
+                                      std::string(target.title) + " requires it");
   }
 
   const SizeBounds bounds = convertSizeBounds(program, target, notes);
-  if (bounds.minBytes)
-    emit.attribute("minBytes", *bounds.minBytes);
-  if (bounds.maxBytes)
-    emit.attribute("maxBytes", *bounds.maxBytes);
+  const auto emitBound = [&](const char* attribute, std::optional<std::int64_t> written,
+                             std::optional<std::int64_t> given) {
+    if (!written)
+      return;
+    emit.attribute(attribute, *written);
+    if (!given)
+      notes.info("export.filled", std::string(attribute) + " was absent; written as " +
+                                      std::to_string(*written) + " for " +
+                                      std::string(target.title));
+  };
+  emitBound("minBytes", bounds.minBytes, program.minBytes);
+  emitBound("maxBytes", bounds.maxBytes, program.maxBytes);
   if (program.nthreads)
     emit.attribute("nthreads", *program.nthreads);
   for (const Attribute& extra : program.extraAttributes) {

@@ -1,9 +1,9 @@
 #pragma once
 
-// Benchmark of the simulator (issue goal: a 64-rank ring all-reduce with 64 chunks at 1 GiB in
-// well under 200 ms). `cstudio simulate --bench` prints the median time of the simulation and
-// its ratio against a baseline measured in the same run: reading the same program back from its
-// MSCCL XML (the work any tool does before simulating it).
+// Benchmark of lowering and simulating (issue goal: lower a 64-rank ring all-reduce with 64
+// chunks per rank and simulate it at 1 GiB in at most 200 ms). `cstudio simulate --bench` prints
+// the medians and their ratio against a baseline measured in the same run: reading the lowered
+// program back from its MSCCL XML (the work any tool does before simulating it).
 
 #include <iosfwd>
 

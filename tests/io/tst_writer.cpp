@@ -129,6 +129,12 @@ void Test_writer::executorExportMakesFilesLoadable()
   QVERIFY2(algo.contains(" outofplace=\""), qPrintable(algo));
   QVERIFY2(algo.contains(" minBytes=\""), qPrintable(algo));
   QVERIFY2(algo.contains(" maxBytes=\""), qPrintable(algo));
+  // The writer says which attributes it had to fill in (outofplace, minBytes, maxBytes).
+  int filled = 0;
+  for (const Diagnostic& note : written.notes)
+    filled += note.code == "export.filled" ? 1 : 0;
+  QCOMPARE(filled, (original.outofplace ? 0 : 1) + (original.minBytes ? 0 : 1) +
+                       (original.maxBytes ? 0 : 1));
   // … and the exported file has all of it, in the executor's spelling.
   const ReadResult back = readMscclXml(written.text);
   QVERIFY(back.program.has_value());
@@ -146,10 +152,13 @@ void Test_writer::collSpellingsPerDialect()
   Program program = makeRingAllReduce({.ranks = 2});
   program.collective = Collective::ReduceScatter;
   program.collSpelling = "reducescatter";
-  QVERIFY(algoLine(writeMscclXml(program, {DialectId::Classic}).text)
-              .contains("coll=\"reduce_scatter\""));
-  QVERIFY(algoLine(writeMscclXml(program, {DialectId::Rccl}).text)
-              .contains("coll=\"reducescatter\""));
+  const WriteResult classic = writeMscclXml(program, {DialectId::Classic});
+  QVERIFY(algoLine(classic.text).contains("coll=\"reduce_scatter\""));
+  // A changed spelling is a decision the writer reports (the program no longer reads back equal).
+  QVERIFY(hasNote(classic, "export.coll"));
+  const WriteResult rccl = writeMscclXml(program, {DialectId::Rccl});
+  QVERIFY(algoLine(rccl.text).contains("coll=\"reducescatter\""));
+  QVERIFY(!hasNote(rccl, "export.coll"));
 }
 
 void Test_writer::customHasNoExecutorSpelling()
