@@ -35,12 +35,12 @@ if [ "${CSTUDIO_SKIP_FUZZ:-0}" != 1 ]; then
   CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCSTUDIO_WERROR=$werror -DCSTUDIO_FUZZ=ON -DCSTUDIO_BUILD_TESTS=OFF -DCSTUDIO_BUILD_GUI=OFF \
     -DCSTUDIO_SANITIZE=address,undefined >/dev/null
-  cmake --build build-fuzz -j "$jobs" --target fuzz_reader_checker cstudio
+  cmake --build build-fuzz -j "$jobs" --target fuzz_reader_checker
   seeds=$(mktemp -d)
   findings=$(mktemp -d)
   trap 'rm -rf "$seeds" "$findings"' EXIT
   for n in 2 3 5; do
-    build-fuzz/app/cstudio/cstudio generate ring-allreduce --ranks $n --channels 2 \
+    build/app/cstudio/cstudio generate ring-allreduce --ranks $n --channels 2 \
       -o "$seeds/ring$n.xml" >/dev/null
   done
   if [ -n "${CSTUDIO_CORPUS_DIR:-}" ] && [ -d "$CSTUDIO_CORPUS_DIR" ]; then
