@@ -20,21 +20,7 @@ using namespace cs;
 
 namespace {
 
-Step makeStep(OpType type, Buffer srcBuf, int srcOff, Buffer dstBuf, int dstOff, int cnt = 1,
-              int depid = -1, int deps = -1, bool hasdep = false)
-{
-  Step step;
-  step.type = type;
-  step.srcBuf = srcBuf;
-  step.srcOff = srcOff;
-  step.dstBuf = dstBuf;
-  step.dstOff = dstOff;
-  step.cnt = type == OpType::Nop ? 0 : cnt;
-  step.depid = depid;
-  step.deps = deps;
-  step.hasdep = hasdep;
-  return step;
-}
+using test::makeStep;
 
 Step send(Buffer buffer, int index)
 {

@@ -32,21 +32,7 @@ struct Edit {
 
 enum class Base { Ring, Deps, Star, BigBuffers };
 
-Step makeStep(OpType type, Buffer srcBuf, int srcOff, Buffer dstBuf, int dstOff, int cnt = 1,
-              int depid = -1, int deps = -1, bool hasdep = false)
-{
-  Step step;
-  step.type = type;
-  step.srcBuf = srcBuf;
-  step.srcOff = srcOff;
-  step.dstBuf = dstBuf;
-  step.dstOff = dstOff;
-  step.cnt = cnt;
-  step.depid = depid;
-  step.deps = deps;
-  step.hasdep = hasdep;
-  return step;
-}
+using test::makeStep;
 
 Step nopStep(int depid, int deps)
 {

@@ -6,6 +6,22 @@
 
 namespace cs::test {
 
+Step makeStep(OpType type, Buffer srcBuf, int srcOff, Buffer dstBuf, int dstOff, int cnt,
+              int depid, int deps, bool hasdep)
+{
+  Step step;
+  step.type = type;
+  step.srcBuf = srcBuf;
+  step.srcOff = srcOff;
+  step.dstBuf = dstBuf;
+  step.dstOff = dstOff;
+  step.cnt = cnt;
+  step.depid = depid;
+  step.deps = deps;
+  step.hasdep = hasdep;
+  return step;
+}
+
 ThreadBlock& threadblockAt(Program& program, int rank, int tbId)
 {
   static ThreadBlock dummy;

@@ -7,6 +7,10 @@
 
 namespace cs::test {
 
+/// A step with every field given (s is left 0: renumberSteps() or the caller sets it).
+Step makeStep(OpType type, Buffer srcBuf, int srcOff, Buffer dstBuf, int dstOff, int cnt = 1,
+              int depid = -1, int deps = -1, bool hasdep = false);
+
 /// The threadblock with `tbId` on `rank`; fails the test (and returns a dummy) if absent.
 ThreadBlock& threadblockAt(Program& program, int rank, int tbId);
 /// Step `position` of that threadblock.
