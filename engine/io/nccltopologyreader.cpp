@@ -1,5 +1,7 @@
 #include "nccltopologyreader.h"
 
+#include "model/linkfigures.h"
+
 #include "model/topologypresets.h"
 #include "textposition.h"
 
@@ -15,11 +17,8 @@ namespace cs {
 
 namespace {
 
-constexpr double kSmpGBps = 40;
-constexpr double kDefaultPcieGBps = 31.5; // Gen4 x16, when the dump has no speed
-constexpr double kPcieLatencyUs = 0.5;
-constexpr double kNvlinkLatencyUs = 0.35;
-constexpr double kSmpLatencyUs = 1.0;
+using namespace linkfigures;
+
 
 std::string lower(std::string text)
 {
@@ -33,7 +32,7 @@ double pcieGBps(const pugi::xml_node& pci)
   const double speed = std::atof(pci.attribute("link_speed").as_string("")); // "16.0 GT/s PCIe"
   const int width = pci.attribute("link_width").as_int(0);
   if (speed <= 0 || width <= 0)
-    return kDefaultPcieGBps;
+    return kPcieGen4GBps;
   const double coding = speed >= 8 ? 128.0 / 130.0 : 0.8;
   return speed * width * coding / 8;
 }
@@ -72,7 +71,7 @@ public:
         const int cpu = addNode(NodeKind::Cpu, "CPU" + std::string(child.attribute("numaid").as_string(
                                                            std::to_string(m_cpus.size()).c_str())));
         m_cpus.push_back(cpu);
-        visit(child, cpu, kDefaultPcieGBps);
+        visit(child, cpu, kPcieGen4GBps);
       } else if (name == "pci") {
         visitPci(child, parent);
       } else if (name == "nic") {
@@ -233,7 +232,7 @@ TopologyReadResult readNcclTopologyXml(std::string_view text)
     return result;
   }
   NcclImporter importer(text, diagnostics);
-  importer.visit(system, -1, kDefaultPcieGBps);
+  importer.visit(system, -1, kPcieGen4GBps);
   importer.finish();
   Topology topology = importer.take();
   topology.name = "nccl-topology";

@@ -1,5 +1,7 @@
 #include "nvidiasmitopology.h"
 
+#include "model/linkfigures.h"
+
 #include "model/topologypresets.h"
 
 #include <algorithm>
@@ -13,12 +15,8 @@ namespace cs {
 
 namespace {
 
-constexpr double kNvlinkPerLinkGBps = 25;
-constexpr double kPcieGBps = 32;
-constexpr double kSmpGBps = 40;
-constexpr double kNvlinkLatencyUs = 0.35;
-constexpr double kPcieLatencyUs = 0.5;
-constexpr double kSmpLatencyUs = 1.0;
+using namespace linkfigures;
+
 
 std::vector<std::string> tokens(std::string_view line)
 {
@@ -238,14 +236,14 @@ TopologyReadResult readNvidiaSmiTopology(std::string_view text)
     const int fabric = static_cast<int>(topology.nodes.size());
     topology.nodes.push_back({fabric, NodeKind::NvSwitch, "NVSwitch", -1, 0, 0});
     for (const int g : gpus)
-      link(nodeOf[g], fabric, LinkKind::NvLink, *counts.begin() * kNvlinkPerLinkGBps,
+      link(nodeOf[g], fabric, LinkKind::NvLink, *counts.begin() * kNvlink2PerLinkGBps,
            kNvlinkLatencyUs);
   } else {
     for (const int a : gpus) {
       for (const int b : gpus) {
         const int count = nvlinkCount(m.cells[a][b]);
         if (a < b && count > 0)
-          link(nodeOf[a], nodeOf[b], LinkKind::NvLink, count * kNvlinkPerLinkGBps,
+          link(nodeOf[a], nodeOf[b], LinkKind::NvLink, count * kNvlink2PerLinkGBps,
                kNvlinkLatencyUs);
       }
     }
@@ -289,7 +287,7 @@ TopologyReadResult readNvidiaSmiTopology(std::string_view text)
     }
     const int group = switches.find(d);
     if (groupSize[group] < 2) {
-      link(nodeOf[d], cpu->second, LinkKind::Pcie, kPcieGBps, kPcieLatencyUs);
+      link(nodeOf[d], cpu->second, LinkKind::Pcie, kPcieGen4GBps, kPcieLatencyUs);
       continue;
     }
     auto sw = switchNode.find(group);
@@ -298,9 +296,9 @@ TopologyReadResult readNvidiaSmiTopology(std::string_view text)
       topology.nodes.push_back(
           {id, NodeKind::PcieSwitch, "PCIe" + std::to_string(switchNode.size()), -1, 0, 0});
       sw = switchNode.emplace(group, id).first;
-      link(id, cpu->second, LinkKind::Pcie, kPcieGBps, kPcieLatencyUs);
+      link(id, cpu->second, LinkKind::Pcie, kPcieGen4GBps, kPcieLatencyUs);
     }
-    link(nodeOf[d], sw->second, LinkKind::Pcie, kPcieGBps, kPcieLatencyUs);
+    link(nodeOf[d], sw->second, LinkKind::Pcie, kPcieGen4GBps, kPcieLatencyUs);
   }
   std::vector<int> cpus;
   for (const auto& [socket, cpu] : socketCpu)

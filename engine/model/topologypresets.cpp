@@ -1,4 +1,5 @@
 #include "topologypresets.h"
+#include "linkfigures.h"
 
 #include <charconv>
 #include <cmath>
@@ -8,14 +9,8 @@ namespace cs {
 
 namespace {
 
-constexpr double kNvlinkLatencyUs = 0.35;
-constexpr double kPcieLatencyUs = 0.5;
-constexpr double kSmpLatencyUs = 1.0;
-constexpr double kNetworkLatencyUs = 1.5;
-constexpr double kNvlink2PerLinkGBps = 25;
-constexpr double kPcieGen4GBps = 32;
-constexpr double kPcieGen5GBps = 64;
-constexpr double kNic400GBps = 50;
+using namespace linkfigures;
+
 constexpr double kDefaultBandwidthGBps = 100;
 constexpr double kDefaultLatencyUs = 2;
 constexpr int kMaxParametricRanks = 4096;
