@@ -57,9 +57,12 @@ public:
       if (!m_out.hasErrors())
         buildEdges();
       if (!m_out.hasErrors()) {
-        Schedule schedule = makeSchedule();
-        if (!m_out.hasErrors())
+        std::vector<int> transferOfNode;
+        Schedule schedule = makeSchedule(transferOfNode);
+        if (!m_out.hasErrors()) {
           result.schedule = std::move(schedule);
+          result.origins = makeOrigins(transferOfNode);
+        }
       }
     }
     result.diagnostics = m_out.take();
@@ -384,7 +387,39 @@ private:
       m_edges.push_back({n, to[first], dependency && writesAt(n, before) ? 1 : 0});
   }
 
-  Schedule makeSchedule()
+  /// The primary transfer of each instruction: what it receives (not the copy of its local
+  /// operand), else what it sends.
+  std::vector<InstructionOrigin> makeOrigins(const std::vector<int>& transferOfNode) const
+  {
+    std::vector<InstructionOrigin> origins;
+    for (std::size_t r = 0; r < m_program.gpus.size(); ++r) {
+      const Gpu& gpu = m_program.gpus[r];
+      for (std::size_t t = 0; t < gpu.threadblocks.size(); ++t) {
+        const int steps = static_cast<int>(gpu.threadblocks[t].steps.size());
+        for (int position = 0; position < steps; ++position) {
+          const int inst = m_base[r][t] + position;
+          int primary = -1;
+          for (int node : m_parts[static_cast<std::size_t>(inst)].nodes()) {
+            const auto index = static_cast<std::size_t>(node);
+            if (index >= m_operandCopy.size() || !m_operandCopy[index]) {
+              primary = node;
+              break;
+            }
+          }
+          if (primary < 0)
+            continue;
+          origins.push_back({.rank = gpu.id,
+                             .tb = gpu.threadblocks[t].id,
+                             .step = position,
+                             .transferId = transferOfNode[static_cast<std::size_t>(primary)],
+                             .instance = 0});
+        }
+      }
+    }
+    return origins;
+  }
+
+  Schedule makeSchedule(std::vector<int>& transferOfNode)
   {
     std::vector<int> levels;
     if (!lifting::levelsByDepth(static_cast<int>(m_nodes.size()), m_edges, levels)) {
@@ -406,9 +441,11 @@ private:
     std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
       return levels[static_cast<std::size_t>(a)] < levels[static_cast<std::size_t>(b)];
     });
+    transferOfNode.assign(m_nodes.size(), -1);
     for (int n : order) {
       Transfer t = m_nodes[static_cast<std::size_t>(n)].transfer;
       t.id = static_cast<int>(schedule.transfers.size());
+      transferOfNode[static_cast<std::size_t>(n)] = t.id;
       t.step = levels[static_cast<std::size_t>(n)];
       schedule.transfers.push_back(std::move(t));
     }

@@ -9,6 +9,7 @@
 // the original's structure.
 
 #include "../check/diagnostic.h"
+#include "lower.h"
 #include "../model/program.h"
 #include "../model/schedule.h"
 
@@ -21,6 +22,10 @@ struct LiftResult {
   /// Absent when the Program cannot be lifted (unmatched sends, operands out of range, …).
   std::optional<Schedule> schedule;
   std::vector<Diagnostic> diagnostics; ///< lift.* codes with the Program location
+  /// With a schedule: one entry per instruction that moves data, naming the transfer it carries
+  /// (a send and its matching receive name the same transfer; a forwarding rcs names the one it
+  /// receives). Nops have none. The editor links instructions and timeline arrows through it.
+  std::vector<InstructionOrigin> origins;
 };
 
 /// Lifts `program`. Never throws; malformed programs give lift.* diagnostics and no schedule.

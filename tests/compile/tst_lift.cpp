@@ -12,6 +12,8 @@
 #include <QFileInfo>
 #include <QTest>
 
+#include <set>
+
 using namespace cs;
 
 namespace {
@@ -75,6 +77,20 @@ void Test_lift::corpusRoundTrip()
   }
   QCOMPARE(lowered.program->ngpus, original.ngpus);
   QCOMPARE(lowered.program->proto, original.proto);
+
+  // Every data-moving instruction names an existing transfer that involves its rank, and every
+  // message is carried by some instruction (a fused rrc/rrcs's copy of its local operand is a
+  // local transfer named by none: the instruction names the message it receives).
+  std::set<int> carried;
+  for (const InstructionOrigin& origin : lifted.origins) {
+    const Transfer* t = lifted.schedule->transfer(origin.transferId);
+    QVERIFY(t != nullptr);
+    QVERIFY(t->src.rank == origin.rank || t->dst.rank == origin.rank);
+    carried.insert(origin.transferId);
+  }
+  for (const Transfer& t : lifted.schedule->transfers)
+    if (!t.isLocal())
+      QVERIFY2(carried.contains(t.id), qPrintable(QString("transfer #%1").arg(t.id)));
 }
 
 void Test_lift::ringProgramLiftsToRingSchedule()
@@ -96,6 +112,19 @@ void Test_lift::ringProgramLiftsToRingSchedule()
     QCOMPARE(t.pins.threadblock, std::optional<int>(0));
   }
   QCOMPARE(reduces, 12);
+
+  // Origins: every instruction carries a transfer; a send and the receive it matches carry the
+  // same one, whose source is the sender's rank and destination the receiver's.
+  QCOMPARE(lifted.origins.size(), std::size_t(4 * 7));
+  for (const InstructionOrigin& origin : lifted.origins) {
+    const Transfer* t = s.transfer(origin.transferId);
+    QVERIFY(t != nullptr);
+    const Step& step = ring.gpus[std::size_t(origin.rank)].threadblocks[0].steps[std::size_t(origin.step)];
+    if (opTraits(step.type).receives)
+      QCOMPARE(t->dst.rank, origin.rank);
+    else
+      QCOMPARE(t->src.rank, origin.rank);
+  }
 }
 
 void Test_lift::malformed_data()
