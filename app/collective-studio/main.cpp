@@ -1,0 +1,229 @@
+// collective-studio: the desktop editor's entry point. Parses the command line, opens the file (or
+// the built-in example: the catalogue's ring all-reduce on 4 ranks in a ring) and shows the main
+// window. With --screenshot it renders the laid-out window into a PNG and exits instead, which is
+// how the user guide's pictures are made (works with QT_QPA_PLATFORM=offscreen).
+//
+// Exit codes, as cstudio's: 0 success, 1 the screenshot could not be written, 2 bad arguments or
+// an unreadable FILE.
+
+#include "document/document.h"
+#include "panels/problemspanel.h"
+#include "window/exportdialog.h"
+#include "window/mainwindow.h"
+#include "window/windowicons.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QPainter>
+#include <QRegularExpression>
+#include <QTimer>
+
+#include <cstdio>
+#include <optional>
+
+namespace {
+
+constexpr int kUsageError = 2;
+constexpr int kWriteError = 1;
+
+using cs::editor::MainWindow;
+
+void printError(const QString& message)
+{
+  std::fprintf(stderr, "collective-studio: %s\n", qPrintable(message));
+}
+
+std::optional<MainWindow::View> parseView(const QString& name)
+{
+  if (name == QLatin1String("topology"))
+    return MainWindow::View::Topology;
+  if (name == QLatin1String("timeline"))
+    return MainWindow::View::Timeline;
+  if (name == QLatin1String("program"))
+    return MainWindow::View::Program;
+  return std::nullopt;
+}
+
+std::optional<QSize> parseSize(const QString& text)
+{
+  const QRegularExpressionMatch match =
+      QRegularExpression(QStringLiteral("^(\\d{2,5})x(\\d{2,5})$")).match(text);
+  if (!match.hasMatch())
+    return std::nullopt;
+  return QSize(match.captured(1).toInt(), match.captured(2).toInt());
+}
+
+/// Draws the Export dialog, as it would open for the window's document, over `shot`.
+void paintExportDialog(cs::editor::MainWindow& window, QPixmap& shot)
+{
+  const std::optional<cs::Program>& program = window.document()->shownProgram();
+  if (!program)
+    return;
+  cs::editor::ExportDialog dialog(*program, window.document()->lowering().dialect,
+                                  QFileInfo(window.document()->displayName()).completeBaseName() +
+                                      QStringLiteral(".xml"),
+                                  &window);
+  dialog.adjustSize();
+  dialog.show();
+  QCoreApplication::processEvents();
+  const QPixmap picture = dialog.grab();
+  dialog.hide();
+  QPainter painter(&shot);
+  const qreal ratio = shot.devicePixelRatio();
+  const QSize size = shot.size() / ratio;
+  const QPoint at((size.width() - picture.width()) / 2, (size.height() - picture.height()) / 3);
+  painter.fillRect(QRect(QPoint(0, 0), size), QColor(0, 0, 0, 60)); // the window behind a modal
+  painter.fillRect(QRect(at + QPoint(4, 4), picture.size()), QColor(0, 0, 0, 70)); // shadow
+  painter.drawPixmap(at, picture);
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+  QApplication app(argc, argv);
+  QCoreApplication::setOrganizationName(QStringLiteral("CollectiveStudio"));
+  QCoreApplication::setApplicationName(QStringLiteral("collective-studio"));
+  QCoreApplication::setApplicationVersion(QStringLiteral(CSTUDIO_VERSION));
+  QGuiApplication::setApplicationDisplayName(QStringLiteral("Collective Studio"));
+  QGuiApplication::setDesktopFileName(QStringLiteral("collective-studio"));
+  QApplication::setWindowIcon(cs::editor::drawnIcon(cs::editor::WindowIcon::App));
+
+  QCommandLineParser parser;
+  parser.setApplicationDescription(
+      QStringLiteral("Collective Studio: design, check and export GPU collective algorithms."));
+  parser.addHelpOption();
+  parser.addVersionOption();
+  parser.addPositionalArgument(QStringLiteral("file"),
+                               QStringLiteral("MSCCL XML or design document (.json) to open."),
+                               QStringLiteral("[FILE]"));
+  const QCommandLineOption libraryOption(
+      QStringLiteral("library"),
+      QStringLiteral("The algorithm library (SQLite) to use instead of the default one."),
+      QStringLiteral("PATH"));
+  const QCommandLineOption screenshotOption(
+      QStringLiteral("screenshot"),
+      QStringLiteral("Render the window into a PNG once it is laid out, then exit."),
+      QStringLiteral("OUT.png"));
+  const QCommandLineOption viewOption(
+      QStringLiteral("view"), QStringLiteral("The tab to show: topology, timeline or program."),
+      QStringLiteral("VIEW"), QStringLiteral("timeline"));
+  const QCommandLineOption sizeOption(QStringLiteral("size"),
+                                      QStringLiteral("Window size, default 1400x900."),
+                                      QStringLiteral("WxH"), QStringLiteral("1400x900"));
+  const QCommandLineOption dialogOption(
+      QStringLiteral("dialog"),
+      QStringLiteral("With --screenshot: also open this dialog over the window (export)."),
+      QStringLiteral("NAME"));
+  const QCommandLineOption problemOption(
+      QStringLiteral("activate-problem"),
+      QStringLiteral("Activate the N-th problem (0-based) as a double-click would, before the "
+                     "screenshot."),
+      QStringLiteral("N"));
+  parser.addOptions(
+      {libraryOption, screenshotOption, viewOption, sizeOption, dialogOption, problemOption});
+  if (!parser.parse(QCoreApplication::arguments())) {
+    printError(parser.errorText());
+    return kUsageError;
+  }
+  if (parser.isSet(QStringLiteral("help")))
+    parser.showHelp(0);
+  if (parser.isSet(QStringLiteral("version")))
+    parser.showVersion();
+
+  const std::optional<MainWindow::View> view = parseView(parser.value(viewOption));
+  if (!view) {
+    printError(QStringLiteral("--view must be topology, timeline or program, not \"%1\"")
+                   .arg(parser.value(viewOption)));
+    return kUsageError;
+  }
+  const std::optional<QSize> size = parseSize(parser.value(sizeOption));
+  if (!size) {
+    printError(QStringLiteral("--size must be WIDTHxHEIGHT, e.g. 1400x900, not \"%1\"")
+                   .arg(parser.value(sizeOption)));
+    return kUsageError;
+  }
+  if (parser.positionalArguments().size() > 1) {
+    printError(QStringLiteral("at most one FILE can be opened"));
+    return kUsageError;
+  }
+  const bool screenshot = parser.isSet(screenshotOption);
+  if (parser.isSet(dialogOption) && parser.value(dialogOption) != QLatin1String("export")) {
+    printError(QStringLiteral("--dialog must be export, not \"%1\"").arg(parser.value(dialogOption)));
+    return kUsageError;
+  }
+  const QString file = parser.positionalArguments().value(0);
+
+  cs::editor::MainWindowOptions options;
+  options.libraryPath = parser.value(libraryOption);
+  // A screenshot shows the default layout and leaves no trace: no autosave, no recent file.
+  options.restoreLayout = !screenshot;
+  options.autosave = !screenshot;
+  options.recordRecentFiles = !screenshot;
+  MainWindow window(options);
+
+  QString openError;
+  if (!file.isEmpty())
+    openError = window.openFile(file);
+  if (!openError.isEmpty()) {
+    printError(openError);
+    if (screenshot)
+      return kUsageError;
+  }
+  if (file.isEmpty() || !openError.isEmpty()) {
+    const QString error =
+        window.newFromAlgorithm(QStringLiteral("ring-allreduce"), 4, QStringLiteral("ring-4"));
+    if (!error.isEmpty())
+      printError(error);
+  }
+
+  // Before the view is chosen, so --view wins over the tab the activation brings forward.
+  if (parser.isSet(problemOption)) {
+    bool ok = false;
+    const int row = parser.value(problemOption).toInt(&ok);
+    if (!ok || row < 0 || row >= window.problemsPanel()->problemCount()) {
+      printError(QStringLiteral("--activate-problem %1: the document has %2 problems")
+                     .arg(parser.value(problemOption))
+                     .arg(window.problemsPanel()->problemCount()));
+      return kUsageError;
+    }
+    window.problemsPanel()->activateRow(row);
+  }
+
+  if (screenshot || parser.isSet(sizeOption))
+    window.resize(*size);
+  if (screenshot)
+    window.showView(*view);
+  else if (parser.isSet(viewOption))
+    window.showView(*view);
+  window.show();
+  if (screenshot) {
+    const QString out = parser.value(screenshotOption);
+    const bool withExportDialog = parser.isSet(dialogOption);
+    // After the first event-loop turn the window is laid out and the views have built what they
+    // build lazily; a second turn lets anything they scheduled from there run too.
+    QTimer::singleShot(0, &window, [&window, &app, out, withExportDialog] {
+      QCoreApplication::processEvents();
+      QPixmap shot = window.grab();
+      if (withExportDialog)
+        paintExportDialog(window, shot);
+      if (!shot.save(out, "PNG")) {
+        printError(QStringLiteral("cannot write the screenshot %1").arg(out));
+        app.exit(kWriteError);
+        return;
+      }
+      app.exit(0);
+    });
+    return QApplication::exec();
+  }
+
+  if (!openError.isEmpty()) {
+    QTimer::singleShot(0, &window, [&window, openError] {
+      QMessageBox::warning(&window, QStringLiteral("Collective Studio"), openError);
+    });
+  }
+  QTimer::singleShot(0, &window, &MainWindow::offerRecovery);
+  return QApplication::exec();
+}

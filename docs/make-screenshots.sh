@@ -1,0 +1,49 @@
+#!/bin/sh
+# Makes the user guide's pictures (docs/images/*.png) with `collective-studio --screenshot`, from
+# documents the program's own generator writes (no hand-made or third-party files). Run it after
+# building (build/ by default): `docs/make-screenshots.sh [BUILD_DIR]`. Needs python3 for the
+# two small edits that turn a generated ring into "half drawn" and "deadlocking" variants.
+set -eu
+cd "$(dirname "$0")/.."
+build=${1:-build}
+cli="$build/app/cstudio/cstudio"
+studio="$build/app/collective-studio/collective-studio"
+out=docs/images
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}
+# Screenshots must not touch the user's library or autosave folder.
+export CSTUDIO_LIBRARY="$work/library.sqlite" CSTUDIO_AUTOSAVE_DIR="$work/autosave"
+shot() { "$studio" --size 1400x860 --screenshot "$@"; }
+
+"$cli" generate ring-allreduce --ranks 4 -o "$work/ring.json" >/dev/null
+"$cli" generate ring-allreduce --ranks 4 -o "$work/ring.xml" >/dev/null
+
+# 1. Drawing a ring all-reduce: rank 0's six transfers drawn, then replicated to every rank.
+python3 - "$work/ring.json" "$work/ring-rank0.json" <<'PY'
+import json, sys
+design = json.load(open(sys.argv[1]))
+design["schedule"]["transfers"] = [t for t in design["schedule"]["transfers"] if t["src"]["rank"] == 0]
+json.dump(design, open(sys.argv[2], "w"), indent=1)
+PY
+shot "$out/guide-ring-rank0.png" --view timeline "$work/ring-rank0.json"
+shot "$out/guide-ring-done.png" --view timeline "$work/ring.json"
+shot "$out/guide-topology.png" --view topology
+
+# 2. Fixing a deadlock: every rank receives before it sends (its first two instructions swapped).
+python3 - "$work/ring.xml" "$work/ring-deadlock.xml" <<'PY'
+import re, sys
+lines = open(sys.argv[1]).read().split("\n")
+body = lambda line: re.sub(r' s="\d+"', "", line)
+for i, line in enumerate(lines):
+    if '<step s="0"' in line and '<step s="1"' in lines[i + 1]:
+        first, second = lines[i], lines[i + 1]
+        lines[i] = second.replace(' s="1"', ' s="0"')
+        lines[i + 1] = first.replace(' s="0"', ' s="1"')
+open(sys.argv[2], "w").write("\n".join(lines))
+PY
+shot "$out/guide-deadlock.png" --view program --activate-problem 0 "$work/ring-deadlock.xml"
+
+# 3. Exporting for a runtime.
+shot "$out/guide-export.png" --view timeline --dialog export "$work/ring.xml"
+echo "wrote $(ls "$out"/guide-*.png | wc -l) pictures to $out"

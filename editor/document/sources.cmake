@@ -1,0 +1,12 @@
+list(APPEND cs_editor_area_sources
+  document/documentstate.h
+  document/changeevent.h
+  document/selection.h
+  document/analysis.h document/analysis.cpp
+  document/document.h document/document.cpp
+  document/documentfiles.h document/documentfiles.cpp
+  document/commands/undocommands.h
+  document/commands/documentcommand.h document/commands/documentcommand.cpp
+  document/commands/transfercommands.h document/commands/transfercommands.cpp
+  document/commands/statecommands.h document/commands/statecommands.cpp
+)

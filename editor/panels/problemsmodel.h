@@ -1,0 +1,72 @@
+#pragma once
+
+// The rows of the Problems dock: Document::analysis().problems that pass the filter (severity
+// toggles and a search text), each with its related locations (a deadlock's wait-for cycle, the
+// two sides of a race) as child rows. The model keeps only which problems are shown, by index
+// into the Analysis; it is rebuilt by refresh() after every analysisChanged, so its indices
+// never outlive the Analysis they point into.
+
+#include "check/diagnostic.h"
+
+#include <QAbstractItemModel>
+
+#include <optional>
+#include <vector>
+
+namespace cs::editor {
+
+class Document;
+struct Problem;
+
+class ProblemsModel : public QAbstractItemModel
+{
+  Q_OBJECT
+
+public:
+  enum Column : int { MessageColumn, CodeColumn, WhereColumn, StageColumn, ColumnCount };
+
+  /// Which problems are listed. The search matches message, code and location, ignoring case.
+  struct Filter {
+    bool errors = true;
+    bool warnings = true;
+    bool infos = true;
+    QString text;
+  };
+
+  explicit ProblemsModel(Document* document, QObject* parent = nullptr);
+
+  void setFilter(const Filter& filter);
+  const Filter& filter() const { return m_filter; }
+  /// Re-reads the Analysis (call after analysisChanged).
+  void refresh();
+
+  /// Top-level rows shown with the current filter.
+  int problemCount() const { return static_cast<int>(m_rows.size()); }
+  /// The index in analysis().problems of a top-level row (or of a child row's parent), or -1.
+  int problemIndex(const QModelIndex& index) const;
+  /// The related location a child row shows, or nullopt for top-level rows.
+  std::optional<Location> relatedLocation(const QModelIndex& index) const;
+
+  /// "transfer #4 · rank 1 tb 0 step 3 · line 12" (the parts that are known).
+  static QString whereText(const Problem& problem);
+  static QString stageText(const Problem& problem);
+
+  QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
+  QModelIndex parent(const QModelIndex& child) const override;
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation,
+                      int role = Qt::DisplayRole) const override;
+
+private:
+  bool passes(const Problem& problem) const;
+  QVariant relatedData(const QModelIndex& index, int role) const;
+
+  Document* m_document;
+  Filter m_filter;
+  std::vector<int> m_rows;     ///< problem indices shown, in Analysis order
+  std::vector<int> m_children; ///< related locations per shown row
+};
+
+} // namespace cs::editor

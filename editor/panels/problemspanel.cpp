@@ -1,0 +1,327 @@
+#include "problemspanel.h"
+
+#include "paintedicons.h"
+#include "problemsmodel.h"
+#include "textformat.h"
+
+#include "document/document.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QStackedWidget>
+#include <QToolButton>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace cs::editor {
+
+namespace {
+
+QToolButton* makeToggle(const QIcon& icon, const QString& name, QWidget* parent)
+{
+  auto* button = new QToolButton(parent);
+  button->setObjectName(name);
+  button->setIcon(icon);
+  button->setCheckable(true);
+  button->setChecked(true);
+  button->setAutoRaise(true);
+  button->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+  return button;
+}
+
+} // namespace
+
+ProblemsPanel::ProblemsPanel(Document* document, QWidget* parent)
+    : QWidget(parent), m_document(document), m_model(new ProblemsModel(document, this)),
+      m_tree(new QTreeView(this)),
+      m_errors(makeToggle(severityIcon(Severity::Error), QStringLiteral("showErrors"), this)),
+      m_warnings(makeToggle(severityIcon(Severity::Warning), QStringLiteral("showWarnings"), this)),
+      m_infos(makeToggle(severityIcon(Severity::Info), QStringLiteral("showInfos"), this)),
+      m_search(new QLineEdit(this)), m_pending(new QLabel(this)), m_stack(new QStackedWidget(this)),
+      m_emptyIcon(new QLabel(this)), m_emptyTitle(new QLabel(this)),
+      m_emptyDetail(new QLabel(this)), m_details(new QLabel(this))
+{
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(0);
+
+  auto* bar = new QHBoxLayout;
+  bar->setContentsMargins(4, 2, 4, 2);
+  bar->setSpacing(2);
+  m_errors->setToolTip(tr("Show errors"));
+  m_warnings->setToolTip(tr("Show warnings"));
+  m_infos->setToolTip(tr("Show notes and infos"));
+  bar->addWidget(m_errors);
+  bar->addWidget(m_warnings);
+  bar->addWidget(m_infos);
+  bar->addSpacing(8);
+  m_search->setObjectName(QStringLiteral("problemSearch"));
+  m_search->setPlaceholderText(tr("Filter by message, code or location"));
+  m_search->setClearButtonEnabled(true);
+  m_search->setMaximumWidth(360);
+  bar->addWidget(m_search, 1);
+  m_pending->setObjectName(QStringLiteral("pending"));
+  m_pending->setText(tr("Checking the lowered program…"));
+  m_pending->setForegroundRole(QPalette::PlaceholderText);
+  m_pending->setContentsMargins(8, 0, 0, 0);
+  m_pending->hide();
+  bar->addWidget(m_pending);
+  bar->addStretch();
+  layout->addLayout(bar);
+
+  m_tree->setObjectName(QStringLiteral("problemTree"));
+  m_tree->setModel(m_model);
+  m_tree->setUniformRowHeights(true);
+  m_tree->setAlternatingRowColors(true);
+  m_tree->setSelectionBehavior(QAbstractItemView::SelectRows);
+  m_tree->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  m_tree->setAllColumnsShowFocus(true);
+  m_tree->setContextMenuPolicy(Qt::ActionsContextMenu);
+  QHeaderView* header = m_tree->header();
+  header->setStretchLastSection(false);
+  header->setSectionResizeMode(ProblemsModel::MessageColumn, QHeaderView::Stretch);
+  const int digit = fontMetrics().horizontalAdvance(QLatin1Char('0'));
+  m_tree->setColumnWidth(ProblemsModel::CodeColumn, 26 * digit);
+  m_tree->setColumnWidth(ProblemsModel::WhereColumn, 30 * digit);
+  m_tree->setColumnWidth(ProblemsModel::StageColumn, 10 * digit);
+
+  auto* copy = new QAction(tr("Copy"), this);
+  copy->setShortcut(QKeySequence::Copy);
+  copy->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+  connect(copy, &QAction::triggered, this, &ProblemsPanel::copySelection);
+  m_tree->addAction(copy);
+
+  auto* empty = new QWidget(this);
+  auto* emptyLayout = new QVBoxLayout(empty);
+  emptyLayout->addStretch();
+  auto* emptyRow = new QHBoxLayout;
+  emptyRow->addStretch();
+  emptyRow->addWidget(m_emptyIcon);
+  emptyRow->addSpacing(10);
+  auto* texts = new QVBoxLayout;
+  QFont titleFont = m_emptyTitle->font();
+  titleFont.setBold(true);
+  titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
+  m_emptyTitle->setFont(titleFont);
+  m_emptyTitle->setObjectName(QStringLiteral("emptyTitle"));
+  m_emptyDetail->setTextFormat(Qt::RichText);
+  connect(m_emptyDetail, &QLabel::linkActivated, this, [this] {
+    m_search->clear();
+    for (QToolButton* toggle : {m_errors, m_warnings, m_infos})
+      toggle->setChecked(true);
+  });
+  texts->addWidget(m_emptyTitle);
+  texts->addWidget(m_emptyDetail);
+  emptyRow->addLayout(texts);
+  emptyRow->addStretch();
+  emptyLayout->addLayout(emptyRow);
+  emptyLayout->addStretch();
+  m_stack->addWidget(m_tree);
+  m_stack->addWidget(empty);
+  layout->addWidget(m_stack, 1);
+  m_details->setObjectName(QStringLiteral("problemDetails"));
+  m_details->setWordWrap(true);
+  m_details->setTextFormat(Qt::RichText);
+  m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_details->setContentsMargins(8, 4, 8, 4);
+  m_details->setAutoFillBackground(true);
+  m_details->setBackgroundRole(QPalette::AlternateBase);
+  m_details->hide();
+  layout->addWidget(m_details);
+
+  for (QToolButton* toggle : {m_errors, m_warnings, m_infos})
+    connect(toggle, &QToolButton::toggled, this, &ProblemsPanel::applyFilter);
+  connect(m_search, &QLineEdit::textChanged, this, &ProblemsPanel::applyFilter);
+  connect(m_tree, &QTreeView::activated, this, &ProblemsPanel::activate);
+  connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this,
+          &ProblemsPanel::showDetails);
+  connect(m_model, &QAbstractItemModel::modelReset, this, &ProblemsPanel::showDetails);
+  connect(m_document, &Document::analysisChanged, this, &ProblemsPanel::refresh);
+  refresh();
+}
+
+int ProblemsPanel::problemCount() const
+{
+  return m_model->problemCount();
+}
+
+void ProblemsPanel::refresh()
+{
+  const Analysis& analysis = m_document->analysis();
+  const int infos =
+      static_cast<int>(analysis.problems.size()) - analysis.errors - analysis.warnings;
+  m_errors->setText(countText(analysis.errors, tr("error"), tr("errors")));
+  m_warnings->setText(countText(analysis.warnings, tr("warning"), tr("warnings")));
+  m_infos->setText(countText(infos, tr("info"), tr("infos")));
+
+  QString summary;
+  if (analysis.problems.empty()) {
+    summary = tr("No problems");
+  } else {
+    summary = countText(analysis.errors, tr("error"), tr("errors")) + QStringLiteral(", ") +
+              countText(analysis.warnings, tr("warning"), tr("warnings"));
+    if (infos > 0)
+      summary += QStringLiteral(", ") + countText(infos, tr("info"), tr("infos"));
+  }
+  m_pending->setVisible(analysis.programPending);
+  m_model->refresh();
+  m_tree->expandAll();
+  restoreCurrent();
+  updateEmptyState();
+  if (summary != m_summary) {
+    m_summary = summary;
+    emit summaryChanged(m_summary);
+  }
+}
+
+void ProblemsPanel::applyFilter()
+{
+  ProblemsModel::Filter filter;
+  filter.errors = m_errors->isChecked();
+  filter.warnings = m_warnings->isChecked();
+  filter.infos = m_infos->isChecked();
+  filter.text = m_search->text();
+  m_model->setFilter(filter);
+  m_tree->expandAll();
+  restoreCurrent();
+  updateEmptyState();
+  showDetails();
+}
+
+void ProblemsPanel::updateEmptyState()
+{
+  const Analysis& analysis = m_document->analysis();
+  if (m_model->problemCount() > 0) {
+    m_stack->setCurrentWidget(m_tree);
+    return;
+  }
+  const int side = 2 * fontMetrics().height();
+  if (analysis.problems.empty()) {
+    m_emptyIcon->setPixmap(okIcon().pixmap(QSize(side, side), devicePixelRatioF()));
+    m_emptyTitle->setText(tr("No problems"));
+    const QString runtime = QString::fromUtf8(dialect(m_document->lowering().dialect).title);
+    if (analysis.programPending)
+      m_emptyDetail->setText(tr("The timeline is fine so far; the lowered program is still being "
+                                "checked."));
+    else if (analysis.program || analysis.schedule)
+      m_emptyDetail->setText(
+          tr("The checker accepts this algorithm for %1.").arg(runtime.toHtmlEscaped()));
+    else
+      m_emptyDetail->setText(tr("Nothing to check yet."));
+  } else {
+    m_emptyIcon->setPixmap(
+        severityIcon(Severity::Info).pixmap(QSize(side, side), devicePixelRatioF()));
+    m_emptyTitle->setText(tr("No problem matches the filter"));
+    m_emptyDetail->setText(tr("%1 hidden. <a href=\"show-all\">Show all</a>")
+                               .arg(countText(static_cast<long long>(analysis.problems.size()),
+                                              tr("problem is"), tr("problems are"))));
+  }
+  m_stack->setCurrentIndex(1);
+}
+
+bool ProblemsPanel::activateRow(int row)
+{
+  const QModelIndex index = m_model->index(row, 0);
+  if (!index.isValid())
+    return false;
+  m_tree->setCurrentIndex(index);
+  activate(index);
+  return true;
+}
+
+void ProblemsPanel::activate(const QModelIndex& index)
+{
+  const int i = m_model->problemIndex(index);
+  if (i < 0)
+    return;
+  // Copied: selecting may run code that replaces the Analysis the reference points into.
+  Problem problem = m_document->analysis().problems[static_cast<std::size_t>(i)];
+  const Analysis& analysis = m_document->analysis();
+
+  if (const std::optional<Location> related = m_model->relatedLocation(index)) {
+    // A related location is about an instruction; report it as the activated place.
+    problem.rank = related->rank >= 0 ? std::optional(related->rank) : std::nullopt;
+    problem.tb = related->tb >= 0 ? std::optional(related->tb) : std::nullopt;
+    problem.step = related->step >= 0 ? std::optional(related->step) : std::nullopt;
+    problem.transferId = problem.rank && problem.tb && problem.step
+                             ? analysis.transferAt(*problem.rank, *problem.tb, *problem.step)
+                             : -1;
+  }
+
+  const std::optional<Schedule>& shown = m_document->shownSchedule();
+  if (problem.transferId >= 0 && shown && shown->transfer(problem.transferId) && !problem.step) {
+    m_document->selectTransfer(problem.transferId);
+  } else if (problem.rank && problem.tb) {
+    Selection selection;
+    selection.instruction = InstructionRef{*problem.rank, *problem.tb, problem.step.value_or(0)};
+    if (problem.transferId >= 0)
+      selection.transfers.insert(problem.transferId);
+    m_document->setSelection(selection);
+  } else if (problem.transferId >= 0 && shown && shown->transfer(problem.transferId)) {
+    m_document->selectTransfer(problem.transferId);
+  }
+  emit problemActivated(problem);
+}
+
+QString ProblemsPanel::problemKey(const Problem& problem)
+{
+  return QString::fromStdString(problem.diagnostic.code) + QLatin1Char('\n') +
+         QString::fromStdString(problem.diagnostic.message) + QLatin1Char('\n') +
+         ProblemsModel::whereText(problem);
+}
+
+void ProblemsPanel::restoreCurrent()
+{
+  if (m_currentKey.isEmpty())
+    return;
+  const std::vector<Problem>& problems = m_document->analysis().problems;
+  for (int row = 0; row < m_model->problemCount(); ++row) {
+    const QModelIndex index = m_model->index(row, 0);
+    const int i = m_model->problemIndex(index);
+    if (i >= 0 && problemKey(problems[static_cast<std::size_t>(i)]) == m_currentKey) {
+      m_tree->setCurrentIndex(index);
+      return;
+    }
+  }
+}
+
+void ProblemsPanel::showDetails()
+{
+  const QModelIndex current = m_tree->currentIndex();
+  const int i = m_model->problemIndex(current);
+  if (i < 0 || m_stack->currentWidget() != m_tree) {
+    m_details->hide();
+    return;
+  }
+  const Problem& problem = m_document->analysis().problems[static_cast<std::size_t>(i)];
+  const Diagnostic& d = problem.diagnostic;
+  m_currentKey = problemKey(problem);
+  QString where = ProblemsModel::whereText(problem);
+  if (!where.isEmpty())
+    where = QStringLiteral(" · ") + where.toHtmlEscaped();
+  m_details->setText(QStringLiteral("%1<br><small>%2 · %3%4</small>")
+                         .arg(QString::fromStdString(d.message).toHtmlEscaped(),
+                              QString::fromStdString(d.code).toHtmlEscaped(),
+                              ProblemsModel::stageText(problem), where));
+  m_details->show();
+}
+
+void ProblemsPanel::copySelection()
+{
+  QStringList lines;
+  for (const QModelIndex& index : m_tree->selectionModel()->selectedRows()) {
+    QStringList cells;
+    for (int column = 0; column < ProblemsModel::ColumnCount; ++column)
+      cells << index.siblingAtColumn(column).data().toString();
+    cells.removeAll(QString());
+    lines << cells.join(QStringLiteral("\t"));
+  }
+  if (!lines.isEmpty())
+    QApplication::clipboard()->setText(lines.join(QLatin1Char('\n')));
+}
+
+} // namespace cs::editor

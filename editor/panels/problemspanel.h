@@ -1,0 +1,84 @@
+#pragma once
+
+// The Problems dock (issue 6, item 1): the checker's diagnostics for the open document, live.
+//
+// A filter bar (toggles for errors, warnings and infos with their counts, a search box) above a
+// tree of problems whose children are the related locations (a deadlock's cycle), and under it
+// the current problem's whole message (rows elide long messages). Activating a
+// row (double-click or Enter) selects what it is about in the document — the transfer, else the
+// instruction — and emits problemActivated so the main window can bring the right tab forward.
+// With nothing to report it shows a green check and a sentence instead of an empty table.
+// Rows come from ProblemsModel, rebuilt on every analysisChanged.
+
+#include <QAction>
+#include <QList>
+#include <QWidget>
+
+#include "document/analysis.h"
+
+class QLabel;
+class QLineEdit;
+class QStackedWidget;
+class QToolButton;
+class QTreeView;
+
+namespace cs::editor {
+
+class Document;
+class ProblemsModel;
+
+class ProblemsPanel : public QWidget
+{
+  Q_OBJECT
+
+public:
+  explicit ProblemsPanel(Document* document, QWidget* parent = nullptr);
+  /// Actions this view adds to the main window's toolbar and menus while it is shown.
+  QList<QAction*> toolActions() const { return m_toolActions; }
+
+  /// Top-level rows shown with the current filter.
+  int problemCount() const;
+  /// "2 errors, 1 warning", or "No problems".
+  QString summary() const { return m_summary; }
+  /// Activates top-level row `row` as a double-click would; false when there is no such row.
+  bool activateRow(int row);
+  QTreeView* treeView() const { return m_tree; }
+  ProblemsModel* model() const { return m_model; }
+
+signals:
+  /// The summary changed; the main window shows it in the dock's title.
+  void summaryChanged(const QString& summary);
+  /// A problem was activated (its target is selected in the document by then).
+  void problemActivated(const cs::editor::Problem& problem);
+
+private:
+  void refresh();
+  void applyFilter();
+  void activate(const QModelIndex& index);
+  void updateEmptyState();
+  void copySelection();
+  void showDetails();
+  /// After a refresh, makes the problem that was current current again when it still exists
+  /// (edits rebuild the list; the user's place in it should survive them).
+  void restoreCurrent();
+  static QString problemKey(const Problem& problem);
+
+  Document* m_document;
+  ProblemsModel* m_model;
+  QTreeView* m_tree;
+  QToolButton* m_errors;
+  QToolButton* m_warnings;
+  QToolButton* m_infos;
+  QLineEdit* m_search;
+  QLabel* m_pending; ///< "checking the program…" while the Program level runs in the background
+  QStackedWidget* m_stack;
+  QLabel* m_emptyIcon;
+  QLabel* m_emptyTitle;
+  QLabel* m_emptyDetail;
+  QLabel* m_details; ///< the current problem's whole message (rows elide long ones)
+  QString m_summary;
+  QString m_currentKey; ///< problemKey of the current row, kept across refreshes
+  QList<QAction*> m_toolActions;
+};
+
+} // namespace cs::editor

@@ -1,0 +1,12 @@
+list(APPEND cs_editor_area_sources
+  panels/paintedicons.h panels/paintedicons.cpp
+  panels/textformat.h panels/textformat.cpp
+  panels/problemsmodel.h panels/problemsmodel.cpp
+  panels/problemspanel.h panels/problemspanel.cpp
+  panels/inspectorpage.h panels/inspectorpage.cpp
+  panels/documentinspector.h panels/documentinspector.cpp
+  panels/transferinspector.h panels/transferinspector.cpp
+  panels/topologyinspector.h panels/topologyinspector.cpp
+  panels/instructioninspector.h panels/instructioninspector.cpp
+  panels/inspectorpanel.h panels/inspectorpanel.cpp
+)

@@ -1,0 +1,1 @@
+list(APPEND cs_editor_area_sources style/rankpalette.h style/rankpalette.cpp style/paintedicon.h style/paintedicon.cpp)

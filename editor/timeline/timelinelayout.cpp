@@ -1,0 +1,123 @@
+#include "timelinelayout.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace cs::editor {
+
+void TimelineLayout::setZoom(double zoom)
+{
+  m_zoom = std::clamp(zoom, kMinZoom, kMaxZoom);
+  m_rowHeight = std::max(3, static_cast<int>(std::lround(22 * m_zoom)));
+  m_cellWidth = std::max(8, static_cast<int>(std::lround(62 * m_zoom)));
+  m_gap = std::max(6, static_cast<int>(std::lround(34 * m_zoom)));
+  m_rankGap = std::max(2, static_cast<int>(std::lround(6 * m_zoom)));
+  m_bufferGap = m_zoom >= 0.5 ? 2 : 1;
+}
+
+void TimelineLayout::rebuild(const ChunkStates& states, const CollapseState& collapse, int columns)
+{
+  m_columns = std::max(1, columns);
+  m_rows.clear();
+  m_visualOf.assign(static_cast<std::size_t>(states.rowCount()), -1);
+  int y = 0;
+  const std::vector<ChunkRow>& data = states.rows();
+  std::size_t i = 0;
+  while (i < data.size()) {
+    const int rank = data[i].ref.rank;
+    std::size_t rankEnd = i;
+    while (rankEnd < data.size() && data[rankEnd].ref.rank == rank)
+      ++rankEnd;
+    if (!m_rows.empty())
+      y += m_rankGap;
+    auto add = [&](Row row) {
+      row.top = y;
+      y += m_rowHeight;
+      for (int k = 0; k < row.rowCount; ++k)
+        m_visualOf[static_cast<std::size_t>(row.firstRow + k)] = static_cast<int>(m_rows.size());
+      m_rows.push_back(row);
+    };
+    if (collapse.ranks.contains(rank)) {
+      add({Row::Kind::Rank, rank, data[i].ref.buffer, static_cast<int>(i),
+           static_cast<int>(rankEnd - i), 0, true, true});
+      i = rankEnd;
+      continue;
+    }
+    bool firstOfRank = true;
+    while (i < rankEnd) {
+      const Buffer buffer = data[i].ref.buffer;
+      std::size_t bufferEnd = i;
+      while (bufferEnd < rankEnd && data[bufferEnd].ref.buffer == buffer)
+        ++bufferEnd;
+      if (!firstOfRank)
+        y += m_bufferGap;
+      if (collapse.buffers.contains({rank, buffer})) {
+        add({Row::Kind::Buffer, rank, buffer, static_cast<int>(i), static_cast<int>(bufferEnd - i),
+             0, firstOfRank, true});
+      } else {
+        for (std::size_t k = i; k < bufferEnd; ++k)
+          add({Row::Kind::Chunk, rank, buffer, static_cast<int>(k), 1, 0, firstOfRank && k == i,
+               k == i});
+      }
+      firstOfRank = false;
+      i = bufferEnd;
+    }
+  }
+  m_height = y;
+}
+
+int TimelineLayout::visualRowOf(int dataRow) const
+{
+  if (dataRow < 0 || dataRow >= static_cast<int>(m_visualOf.size()))
+    return -1;
+  return m_visualOf[static_cast<std::size_t>(dataRow)];
+}
+
+int TimelineLayout::rowAt(int y) const
+{
+  const auto after = std::upper_bound(m_rows.begin(), m_rows.end(), y,
+                                      [](int value, const Row& row) { return value < row.top; });
+  if (after == m_rows.begin())
+    return -1;
+  const int index = static_cast<int>(after - m_rows.begin()) - 1;
+  return y < m_rows[static_cast<std::size_t>(index)].top + m_rowHeight ? index : -1;
+}
+
+std::pair<int, int> TimelineLayout::rowsBetween(int top, int bottom) const
+{
+  const auto first = std::upper_bound(m_rows.begin(), m_rows.end(), top - m_rowHeight,
+                                      [](int value, const Row& row) { return value < row.top; });
+  const auto last = std::lower_bound(m_rows.begin(), m_rows.end(), bottom,
+                                     [](const Row& row, int value) { return row.top < value; });
+  const int a = static_cast<int>(first - m_rows.begin());
+  return {a, std::max(a, static_cast<int>(last - m_rows.begin()))};
+}
+
+int TimelineLayout::columnAt(int x, bool* inCell) const
+{
+  const int pitch = columnPitch();
+  const int column = x >= 0 ? x / pitch : -((-x + pitch - 1) / pitch);
+  if (inCell)
+    *inCell = x - column * pitch < m_cellWidth;
+  return column;
+}
+
+QRect TimelineLayout::cellRect(int row, int column) const
+{
+  if (row < 0 || row >= static_cast<int>(m_rows.size()))
+    return {};
+  return {columnLeft(column), m_rows[static_cast<std::size_t>(row)].top, m_cellWidth, m_rowHeight};
+}
+
+std::pair<int, int> TimelineLayout::spanOf(int dataRow, int count) const
+{
+  const int first = visualRowOf(dataRow);
+  const int last = visualRowOf(dataRow + std::max(1, count) - 1);
+  if (first < 0)
+    return {0, 0};
+  const int lastRow = last < 0 ? first : last;
+  return {m_rows[static_cast<std::size_t>(first)].top,
+          m_rows[static_cast<std::size_t>(lastRow)].top + m_rowHeight};
+}
+
+} // namespace cs::editor

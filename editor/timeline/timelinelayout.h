@@ -1,0 +1,92 @@
+#pragma once
+
+// Geometry of the timeline in content coordinates (the grid without its headers, origin at the
+// top-left of the "start" column): which visual rows exist after collapsing, where rows and
+// columns are at the current zoom, and the reverse lookups for hit tests. Pure arithmetic over
+// ChunkStates' rows, rebuilt on every document change and zoom; the view adds the scroll offset
+// and the header sizes.
+//
+// Invariants: rows() is in ChunkStates row order; every data row maps to exactly one visual row
+// (its own, or the summary row of its collapsed buffer or rank); tops are strictly increasing.
+
+#include "chunkstates.h"
+
+#include <QRect>
+
+#include <set>
+#include <utility>
+#include <vector>
+
+namespace cs::editor {
+
+/// Which rank groups and buffer groups are folded into one summary row.
+struct CollapseState {
+  std::set<int> ranks;
+  std::set<std::pair<int, Buffer>> buffers;
+  bool operator==(const CollapseState&) const = default;
+};
+
+class TimelineLayout
+{
+public:
+  /// One visual row: a chunk, or the summary of a collapsed buffer or rank.
+  struct Row {
+    enum class Kind : std::uint8_t { Chunk, Buffer, Rank };
+    Kind kind = Kind::Chunk;
+    int rank = 0;
+    Buffer buffer = Buffer::Input;
+    int firstRow = 0; ///< first ChunkStates row it shows
+    int rowCount = 1; ///< ChunkStates rows it shows
+    int top = 0;      ///< content y
+    bool firstOfRank = false;
+    bool firstOfBuffer = false;
+  };
+
+  static constexpr double kMinZoom = 0.2;
+  static constexpr double kMaxZoom = 3.0;
+
+  /// Lays `states`' rows out with `collapse` and `columns` columns (the view passes one more than
+  /// the states have: the empty column where a new step starts).
+  void rebuild(const ChunkStates& states, const CollapseState& collapse, int columns);
+  /// Clamps to [kMinZoom, kMaxZoom]; call rebuild() afterwards.
+  void setZoom(double zoom);
+  double zoom() const { return m_zoom; }
+
+  int rowHeight() const { return m_rowHeight; }
+  int cellWidth() const { return m_cellWidth; }
+  /// Distance between the left edges of two columns (cell plus the gap arrows run in).
+  int columnPitch() const { return m_cellWidth + m_gap; }
+  int columnCount() const { return m_columns; }
+  int contentWidth() const { return m_columns * columnPitch(); }
+  int contentHeight() const { return m_height; }
+
+  const std::vector<Row>& rows() const { return m_rows; }
+  /// The visual row that shows ChunkStates row `dataRow`, or -1.
+  int visualRowOf(int dataRow) const;
+  /// The visual row at content `y`, or -1 (gaps between ranks belong to no row).
+  int rowAt(int y) const;
+  /// Visual rows intersecting content y in [top, bottom): [first, last), possibly empty.
+  std::pair<int, int> rowsBetween(int top, int bottom) const;
+  /// The column at content `x` (may be out of range); `inCell` says whether x is on the cell
+  /// rather than in the gap to its right.
+  int columnAt(int x, bool* inCell = nullptr) const;
+  int columnLeft(int column) const { return column * columnPitch(); }
+  /// The cell of visual row `row` in `column`, in content coordinates.
+  QRect cellRect(int row, int column) const;
+  /// Vertical extent of data rows first .. first+count-1 (through their visual rows).
+  std::pair<int, int> spanOf(int dataRow, int count) const;
+
+private:
+  double m_zoom = 1.0;
+  int m_rowHeight = 22;
+  int m_cellWidth = 62;
+  int m_gap = 34;
+  int m_rankGap = 6;
+  int m_bufferGap = 2;
+  int m_columns = 1;
+  int m_height = 0;
+  std::vector<Row> m_rows;
+  std::vector<int> m_visualOf; ///< ChunkStates row -> visual row
+};
+
+} // namespace cs::editor

@@ -1,0 +1,188 @@
+#pragma once
+
+// The step timeline, the heart of the editor (issue 6, item 3): one row per chunk slot grouped by
+// rank and buffer (collapsible), one column per step, each cell showing what the slot holds after
+// that step; transfers are arrows from a cell to a cell of the next column.
+//
+// Gestures (Draw tool, the default):
+//   drag from a cell to a cell          adds a transfer in the step after the source column, as
+//                                       the Copy/Reduce toggle says (Shift on release: the other)
+//   click / Ctrl-click an arrow         selects it / toggles it
+//   drag a selected arrow sideways      moves every selected transfer to another step
+//   drag on empty space or the header   rubber band (the Select tool makes every drag one)
+//   click a cell                        selects the transfers that wrote it
+//   Delete, Backspace                   deletes the selection; Ctrl+wheel zooms
+// Every edit is one of the document's commands; the view keeps no copy of the truth and rebuilds
+// its TimelineModel on analysisChanged. Paints only the visible cells and arrows
+// (timelinepainter.h). Where to start: timelineinput.cpp (mouse gestures), timelinekeyboard.cpp
+// (keys, wheel, tooltips), timelineedits.cpp (actions and the commands they push).
+
+#include "timelinemodel.h"
+#include "timelinepainter.h"
+
+#include <QAbstractScrollArea>
+#include <QAction>
+#include <QList>
+
+namespace cs::editor {
+
+class Document;
+
+/// The timeline widget. Construct it on a Document; put toolActions() in a toolbar.
+class TimelineView : public QAbstractScrollArea
+{
+  Q_OBJECT
+
+public:
+  /// Draw: drags from cells create transfers; Select: every drag is a rubber band.
+  enum class Tool { Draw, Select };
+
+  explicit TimelineView(Document* document, QWidget* parent = nullptr);
+  /// Actions this view adds to the main window's toolbar and menus while it is shown.
+  QList<QAction*> toolActions() const { return m_toolActions; }
+
+  /// The mode new transfers get (the Copy/Reduce toggle); Shift on release inverts it.
+  TransferOp operation() const { return m_operation; }
+  /// Sets the mode and checks the matching toolbar toggle.
+  void setOperation(TransferOp op);
+  Tool tool() const { return m_tool; }
+  /// Sets the tool and checks the matching toolbar action.
+  void setTool(Tool tool);
+
+  // Geometry for tests and other views, in viewport coordinates; each scrolls into view first.
+
+  /// The cell of `slot` in `column` (0 = start, c = after step c-1); the summary row's cell when
+  /// the slot is collapsed; empty when the slot has no row.
+  QRect cellRect(const ChunkRef& slot, int column);
+  /// A point on the arrow of `transferId` that hits it (the middle of its vertical run).
+  QPoint arrowPoint(int transferId);
+  /// The step header cell of `column`.
+  QRect headerRect(int column);
+  /// The transfer whose arrow is under `pos`, or -1.
+  int transferAt(const QPoint& pos) const;
+  /// The arrow highlighted because the mouse is over it, or -1.
+  int hoveredTransfer() const { return m_hover; }
+  /// The keyboard cursor: (chunk slot, column).
+  std::pair<ChunkRef, int> cursor() const;
+  /// The tooltip text at `pos`: a transfer with its problems, a cell's value, a step.
+  QString toolTipAt(const QPoint& pos) const;
+  /// "code: message" of every problem the analysis reports for `transferId`.
+  QStringList problemsOf(int transferId) const;
+  /// The text shown instead of the grid when the shown Schedule is absent (an imported Program
+  /// that cannot be lifted): why, with the lifting problems; "" when there is a Schedule.
+  QString unavailableMessage() const;
+
+  // Edits, also reachable through toolActions().
+
+  /// Applies the selected transfers to every rank shifted by `shift` (replicate.h) as ONE undo
+  /// step; returns how many transfers were added.
+  int replicateSelection(int shift, bool shiftChunks);
+  /// Removes the selected transfers (one RemoveTransfersCommand).
+  void deleteSelection();
+  /// Selects every transfer of the shown Schedule.
+  void selectAll();
+
+  // View state (not part of the document or its undo history).
+
+  /// 1.0 is 100%; clamped to TimelineLayout::kMinZoom .. kMaxZoom.
+  double zoom() const { return m_model.layout().zoom(); }
+  void setZoom(double zoom);
+  /// Folds `rank`'s rows into one summary row (arrows then end on it), or unfolds them.
+  void setRankCollapsed(int rank, bool collapsed);
+  bool isRankCollapsed(int rank) const { return m_collapse.ranks.contains(rank); }
+  /// Folds one buffer of `rank` into one summary row, or unfolds it.
+  void setBufferCollapsed(int rank, Buffer buffer, bool collapsed);
+  /// Scrolls so that the arrow of `transferId` is in view.
+  void ensureTransferVisible(int transferId);
+  /// What the view shows: chunk states, layout and arrow routes (read-only).
+  const TimelineModel& model() const { return m_model; }
+
+protected:
+  void paintEvent(QPaintEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
+  void scrollContentsBy(int dx, int dy) override;
+  bool viewportEvent(QEvent* event) override;
+  void mousePressEvent(QMouseEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void mouseReleaseEvent(QMouseEvent* event) override;
+  void mouseDoubleClickEvent(QMouseEvent* event) override;
+  void wheelEvent(QWheelEvent* event) override;
+  void keyPressEvent(QKeyEvent* event) override;
+  void keyReleaseEvent(QKeyEvent* event) override;
+  void changeEvent(QEvent* event) override;
+
+private:
+  /// What a press started; decided for good once the mouse moves far enough.
+  enum class Gesture {
+    None,
+    PendingCell,
+    CreateTransfer,
+    PendingArrow,
+    MoveArrows,
+    PendingBand,
+    RubberBand
+  };
+  /// A viewport point resolved against the grid.
+  struct Hit {
+    enum class Area { None, Corner, StepHeader, RowHeader, Grid } area = Area::None;
+    QPoint content;     ///< content coordinates
+    int visualRow = -1; ///< row under the point (-1 in gaps)
+    int column = -1;
+    bool inCell = false;
+    int transfer = -1; ///< arrow under the point
+  };
+
+  void createActions();
+  void rebuild();
+  void relayout();
+  void updateScrollBars();
+  TimelinePaintState paintState() const;
+  QPoint contentOrigin() const; ///< viewport position of content (0, 0)
+  Hit hitTest(const QPoint& pos) const;
+  void ensureContentVisible(const QRect& content);
+  void toggleHeaderAt(const Hit& hit);
+  void updateCreatePreview(const QPoint& pos, Qt::KeyboardModifiers modifiers);
+  void updateMovePreview(const QPoint& pos);
+  void updateBand(const QPoint& pos);
+  std::set<int> transfersInBand() const;
+  void finishCreate(Qt::KeyboardModifiers modifiers);
+  void finishMove();
+  void clickCell(const Hit& hit, Qt::KeyboardModifiers modifiers);
+  void selectTransfers(const std::set<int>& ids);
+  void setHover(int transfer);
+  void moveCursor(int rows, int columns);
+  void openReplicateDialog();
+  void zoomBy(double factor, const QPoint& anchor);
+  TransferOp effectiveOperation(Qt::KeyboardModifiers modifiers) const;
+
+  Document* m_document;
+  TimelineModel m_model;
+  CollapseState m_collapse;
+  HeaderMetrics m_header;
+  QList<QAction*> m_toolActions;
+  QAction* m_drawTool = nullptr;
+  QAction* m_selectTool = nullptr;
+  QAction* m_copyMode = nullptr;
+  QAction* m_reduceMode = nullptr;
+  QAction* m_replicate = nullptr;
+  QAction* m_delete = nullptr;
+  TransferOp m_operation = TransferOp::Copy;
+  Tool m_tool = Tool::Draw;
+
+  Gesture m_gesture = Gesture::None;
+  QPoint m_pressPos;
+  Hit m_press;
+  Qt::KeyboardModifiers m_pressModifiers;
+  std::optional<CreatePreview> m_create;
+  int m_moveColumns = 0;
+  QRect m_band;
+  std::set<int> m_bandSelection;
+  int m_hover = -1;
+  int m_cursorRow = 0; ///< keyboard cursor: ChunkStates row and column
+  int m_cursorColumn = 0;
+  bool m_cursorShown = false;
+  bool m_selecting = false; ///< this view is changing the selection (no auto-scroll)
+  mutable LabelCache m_labels;
+};
+
+} // namespace cs::editor

@@ -1,0 +1,202 @@
+#pragma once
+
+// The main window of collective-studio (DESIGN.md §8): central tabs Topology, Timeline and
+// Program; the Library dock (left), the Inspector (right) and the Problems dock (bottom, its title
+// counting errors and warnings); a status bar with the size, the target and the verdict; menus and
+// a toolbar with standard shortcuts, whose last part is the current view's toolActions().
+//
+// The window owns one Document and never edits it except through its undo stack (dialect and
+// protocol combos push ChangeLoweringCommand; the Library dock pushes ChangeTopologyCommand);
+// opening and New reset it. Everything a menu does has a dialog-free public function (openFile,
+// exportXmlTo, …) that tests and main() call; the menu path adds the dialogs and message boxes.
+//
+// The file is split by concern: mainwindow.cpp (layout, views, status, title, settings, close),
+// mainwindowactions.cpp (actions, menus, toolbars), mainwindowfiles.cpp (New, Open, Save, Export,
+// recent files, recovery), mainwindowhelp.cpp (About, the diagnostics reference). Start there when
+// adding a command.
+
+#include "model/dialect.h"
+
+#include <QMainWindow>
+#include <QString>
+
+#include <functional>
+#include <memory>
+
+class QAction;
+class QComboBox;
+class QDockWidget;
+class QMenu;
+class QTabWidget;
+class QToolBar;
+
+namespace cs::editor {
+
+class Autosave;
+class Document;
+class InspectorPanel;
+class LibraryPanel;
+class ProblemsPanel;
+class ProgramView;
+class RecentFiles;
+class StatusSummary;
+class TimelineView;
+class TopologyView;
+struct DocumentState;
+struct Problem;
+
+/// What a MainWindow connects to at construction.
+struct MainWindowOptions {
+  QString libraryPath;       ///< empty: storage::defaultLibraryPath()
+  bool openLibrary = true;   ///< off: the Library dock says that no library is open
+  QString autosaveDirectory; ///< empty: Autosave::defaultDirectory()
+  bool autosave = true;
+  /// Restore (and on close store) the window geometry and dock layout from QSettings. Off for
+  /// --screenshot, so pictures have the default layout.
+  bool restoreLayout = true;
+  /// Add opened and saved files to Open Recent (off for --screenshot).
+  bool recordRecentFiles = true;
+};
+
+class MainWindow : public QMainWindow
+{
+  Q_OBJECT
+
+public:
+  /// The central tabs, in tab order.
+  enum class View { Topology, Timeline, Program };
+  /// The answer to "Save changes to …?" before unsaved work would be lost.
+  enum class UnsavedAnswer { Save, Discard, Cancel };
+
+  explicit MainWindow(const MainWindowOptions& options = {}, QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  Document* document() const { return m_document; }
+
+  // Documents, without dialogs. Each returns an empty string or the error, naming the file; on
+  // error the current document is untouched. None asks about unsaved changes (confirmDiscard()).
+
+  /// Opens a design document (.json) or MSCCL XML file.
+  QString openFile(const QString& path);
+  /// A catalogue algorithm at `ranks` with the topology preset `presetName` (empty: none).
+  QString newFromAlgorithm(const QString& key, int ranks, const QString& presetName);
+  /// Replaces the document with a new, unsaved one.
+  void newDocument(DocumentState state);
+  /// Opens version `number` (0: head) of a library algorithm.
+  QString openFromLibrary(qint64 algorithmId, int number);
+  /// Writes the shown Program as MSCCL XML for `dialect`, atomically.
+  QString exportXmlTo(const QString& path, DialectId dialect);
+  /// Writes the design document (.json) and makes it the document's file; marks it saved.
+  QString saveDesignTo(const QString& path);
+  /// Writes the topology as Graphviz DOT.
+  QString exportDotTo(const QString& path);
+  /// Writes the topology canvas as SVG or PNG (by the extension of `path`).
+  QString exportTopologyImageTo(const QString& path);
+
+  // Views and panels.
+
+  void showView(View view);
+  View currentView() const;
+  TopologyView* topologyView() const { return m_topologyView; }
+  TimelineView* timelineView() const { return m_timelineView; }
+  ProgramView* programView() const { return m_programView; }
+  ProblemsPanel* problemsPanel() const { return m_problemsPanel; }
+  InspectorPanel* inspectorPanel() const { return m_inspectorPanel; }
+  LibraryPanel* libraryPanel() const { return m_libraryPanel; }
+  StatusSummary* statusSummary() const { return m_statusSummary; }
+  QDockWidget* problemsDock() const { return m_problemsDock; }
+  QDockWidget* libraryDock() const { return m_libraryDock; }
+  QDockWidget* inspectorDock() const { return m_inspectorDock; }
+  QComboBox* dialectCombo() const { return m_dialectCombo; }
+  QComboBox* protocolCombo() const { return m_protocolCombo; }
+  /// The autosave of this window's document, or nullptr when off.
+  Autosave* autosave() const { return m_autosave.get(); }
+  RecentFiles* recentFiles() const { return m_recentFiles; }
+
+  /// Puts the docks and toolbars back where a new installation has them.
+  void resetLayout();
+
+  // Unsaved changes and recovery.
+
+  /// Replaces the Save/Discard/Cancel message box (tests answer without a dialog).
+  void setUnsavedChangesPrompt(std::function<UnsavedAnswer()> prompt);
+  /// When the document is modified, asks whether to save it first; saves when told to. False
+  /// when the user cancelled (or the save failed): the caller must not replace the document.
+  bool confirmDiscard();
+  /// Offers each autosave file of a crashed instance: Recover / Discard / Later.
+  void offerRecovery();
+  /// Recovers one autosave file without asking: the document becomes it, unsaved.
+  QString recoverFrom(const QString& path);
+
+protected:
+  void closeEvent(QCloseEvent* event) override;
+
+private:
+  struct Actions;
+
+  // mainwindow.cpp
+  void buildViews();
+  void buildDocks();
+  void updateTitle();
+  void updateProblemsTitle();
+  void currentViewChanged();
+  void activateProblem(const Problem& problem);
+  void restoreSettings();
+  void storeSettings();
+
+  // mainwindowactions.cpp
+  QList<QAction*> viewActions(View view) const;
+  void createActions();
+  void createMenus();
+  void createToolBars();
+  void updateViewActions();
+  void updateLoweringControls();
+  void updateRecentMenu();
+  void updateDocumentActions();
+  void loweringControlChanged();
+
+  // mainwindowfiles.cpp
+  void newFromDialog();
+  void openFromDialog();
+  void openRecent(const QString& path);
+  bool save();
+  bool saveDesignAsFromDialog();
+  void saveToLibraryFromDialog();
+  void exportXmlFromDialog();
+  void exportDotFromDialog();
+  void exportTopologyFromDialog(const QString& format);
+  void openLibraryVersion(qint64 algorithmId, int number);
+  QString suggestedPath(const QString& extension) const;
+  void showError(const QString& title, const QString& message);
+
+  // mainwindowhelp.cpp
+  void showAbout();
+  void showDiagnosticsReference();
+
+  MainWindowOptions m_options;
+  Document* m_document = nullptr;
+  QTabWidget* m_tabs = nullptr;
+  TopologyView* m_topologyView = nullptr;
+  TimelineView* m_timelineView = nullptr;
+  ProgramView* m_programView = nullptr;
+  ProblemsPanel* m_problemsPanel = nullptr;
+  InspectorPanel* m_inspectorPanel = nullptr;
+  LibraryPanel* m_libraryPanel = nullptr;
+  StatusSummary* m_statusSummary = nullptr;
+  QDockWidget* m_libraryDock = nullptr;
+  QDockWidget* m_inspectorDock = nullptr;
+  QDockWidget* m_problemsDock = nullptr;
+  QToolBar* m_fileToolBar = nullptr;
+  QToolBar* m_viewToolBar = nullptr;
+  QComboBox* m_dialectCombo = nullptr;
+  QComboBox* m_protocolCombo = nullptr;
+  QMenu* m_recentMenu = nullptr;
+  QMenu* m_viewToolsMenu = nullptr;
+  QMenu* m_editMenu = nullptr;
+  std::unique_ptr<Actions> m_actions;
+  std::unique_ptr<Autosave> m_autosave;
+  RecentFiles* m_recentFiles = nullptr;
+  std::function<UnsavedAnswer()> m_unsavedPrompt;
+};
+
+} // namespace cs::editor

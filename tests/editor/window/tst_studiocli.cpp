@@ -1,0 +1,145 @@
+// The collective-studio binary as the user guide's screenshots use it: --screenshot renders the
+// laid-out window at the requested size and exits 0; an unreadable FILE exits 2 naming it; bad
+// arguments exit 2. Runs the real executable on the offscreen platform.
+
+#include "support/corpus.h"
+
+#include <QFile>
+#include <QImage>
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QSet>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+struct Run {
+  int exitCode = -1;
+  QString standardError;
+};
+
+Run runStudio(const QStringList& arguments, const QString& home)
+{
+  QProcess process;
+  QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+  environment.insert("QT_QPA_PLATFORM", "offscreen");
+  // Settings, the default library and autosave stay inside the test's folder.
+  environment.insert("XDG_CONFIG_HOME", home + "/config");
+  environment.insert("XDG_DATA_HOME", home + "/data");
+  environment.insert("CSTUDIO_LIBRARY", home + "/library.sqlite");
+  environment.insert("CSTUDIO_AUTOSAVE_DIR", home + "/autosave");
+  process.setProcessEnvironment(environment);
+  process.start(COLLECTIVE_STUDIO, arguments);
+  if (!process.waitForFinished(120000)) {
+    process.kill();
+    process.waitForFinished();
+    return {};
+  }
+  return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+          QString::fromLocal8Bit(process.readAllStandardError())};
+}
+
+/// How many distinct colours the image has (a blank or single-colour grab has 1).
+int distinctColours(const QImage& image)
+{
+  QSet<QRgb> colours;
+  for (int y = 0; y < image.height(); y += 3) {
+    for (int x = 0; x < image.width(); x += 3)
+      colours.insert(image.pixel(x, y));
+  }
+  return static_cast<int>(colours.size());
+}
+
+} // namespace
+
+class Test_studiocli : public QObject
+{
+  Q_OBJECT
+
+private slots:
+  void initTestCase() { QVERIFY(m_dir.isValid()); }
+  void screenshotOfTheExample_data();
+  void screenshotOfTheExample();
+  void screenshotOfACorpusFile();
+  void unreadableFileExitsTwo();
+  void badArgumentsExitTwo();
+
+private:
+  QTemporaryDir m_dir;
+};
+
+void Test_studiocli::screenshotOfTheExample_data()
+{
+  QTest::addColumn<QString>("view");
+  QTest::addColumn<QString>("size");
+  QTest::addColumn<QSize>("expected");
+  QTest::newRow("timeline") << "timeline" << QString() << QSize(1400, 900);
+  QTest::newRow("topology 1000x700") << "topology"
+                                     << "1000x700" << QSize(1000, 700);
+  QTest::newRow("program") << "program" << QString() << QSize(1400, 900);
+}
+
+void Test_studiocli::screenshotOfTheExample()
+{
+  QFETCH(QString, view);
+  QFETCH(QString, size);
+  QFETCH(QSize, expected);
+  const QString out = m_dir.filePath(view + ".png");
+  QStringList arguments{"--screenshot", out, "--view", view};
+  if (!size.isEmpty())
+    arguments << "--size" << size;
+  const Run run = runStudio(arguments, m_dir.path());
+  QVERIFY2(run.exitCode == 0, qPrintable(run.standardError));
+  QImage image(out);
+  QVERIFY(!image.isNull());
+  QCOMPARE(image.size(), expected);
+  QVERIFY(distinctColours(image) > 20);
+}
+
+void Test_studiocli::screenshotOfACorpusFile()
+{
+  CS_REQUIRE_CORPUS();
+  const QString out = m_dir.filePath("corpus.png");
+  const Run run = runStudio({cs::test::corpusPath("allreduce_a100_ring_8r_4ch_1i_LL128.xml"),
+                             "--screenshot", out, "--view", "timeline"},
+                            m_dir.path());
+  QVERIFY2(run.exitCode == 0, qPrintable(run.standardError));
+  const QImage image(out);
+  QCOMPARE(image.size(), QSize(1400, 900));
+  QVERIFY(distinctColours(image) > 20);
+}
+
+void Test_studiocli::unreadableFileExitsTwo()
+{
+  const QString broken = m_dir.filePath("broken.xml");
+  QFile file(broken);
+  QVERIFY(file.open(QIODevice::WriteOnly));
+  file.write("<algo name=\"broken\"");
+  file.close();
+  const QString out = m_dir.filePath("never.png");
+  Run run = runStudio({broken, "--screenshot", out}, m_dir.path());
+  QCOMPARE(run.exitCode, 2);
+  QVERIFY2(run.standardError.contains("broken.xml"), qPrintable(run.standardError));
+  QVERIFY(!QFile::exists(out));
+
+  run = runStudio({m_dir.filePath("absent.xml"), "--screenshot", out}, m_dir.path());
+  QCOMPARE(run.exitCode, 2);
+  QVERIFY2(run.standardError.contains("absent.xml"), qPrintable(run.standardError));
+}
+
+void Test_studiocli::badArgumentsExitTwo()
+{
+  const QString out = m_dir.filePath("bad.png");
+  Run run = runStudio({"--screenshot", out, "--view", "gantt"}, m_dir.path());
+  QCOMPARE(run.exitCode, 2);
+  QVERIFY2(run.standardError.contains("--view"), qPrintable(run.standardError));
+  run = runStudio({"--screenshot", out, "--size", "huge"}, m_dir.path());
+  QCOMPARE(run.exitCode, 2);
+  run = runStudio({"--no-such-option"}, m_dir.path());
+  QCOMPARE(run.exitCode, 2);
+  QVERIFY(!QFile::exists(out));
+}
+
+QTEST_GUILESS_MAIN(Test_studiocli)
+#include "tst_studiocli.moc"
