@@ -15,8 +15,9 @@ struct Edge {
 };
 
 /// Longest-path levels from 0; nodes on a zero-weight cycle share a level. Returns false when a
-/// cycle has positive weight (the program orders something after itself), leaving levels as
-/// far as they got (relaxation stops after a bounded number of rounds).
+/// cycle has positive weight (the program orders something after itself, e.g. a deadlock); the
+/// levels are then those of the strongly connected components (each cycle on one level),
+/// levelled by longest path, so they stay small and keep every order outside the cycles.
 bool levelsByDepth(int nodes, const std::vector<Edge>& edges, std::vector<int>& levels);
 
 } // namespace cs::lifting

@@ -36,6 +36,7 @@ private slots:
   void corpusRoundTrip_data();
   void corpusRoundTrip();
   void ringProgramLiftsToRingSchedule();
+  void deadlockingProgramGetsCompactSteps();
   void malformed_data();
   void malformed();
 };
@@ -125,6 +126,26 @@ void Test_lift::ringProgramLiftsToRingSchedule()
     else
       QCOMPARE(t->src.rank, origin.rank);
   }
+}
+
+void Test_lift::deadlockingProgramGetsCompactSteps()
+{
+  // Every rank receives before it sends: the first instructions wait for each other in a cycle.
+  Program ring = makeRingAllReduce({4, 1, Protocol::Simple});
+  for (Gpu& gpu : ring.gpus) {
+    std::vector<Step>& steps = gpu.threadblocks[0].steps;
+    std::swap(steps[0], steps[1]);
+    steps[0].s = 0;
+    steps[1].s = 1;
+  }
+  const LiftResult lifted = liftProgram(ring);
+  QVERIFY2(lifted.schedule, qPrintable(test::describeDiagnostics(lifted.diagnostics)));
+  QVERIFY(test::hasCode(lifted.diagnostics, "lift.cycle"));
+  // The cycle shares one step instead of the relaxation running up to its round limit; the
+  // ring's 24 transfers still fit in at most its 6 steps.
+  QCOMPARE(lifted.schedule->transfers.size(), std::size_t(24));
+  QVERIFY2(lifted.schedule->stepCount() <= 6,
+           qPrintable(QString::number(lifted.schedule->stepCount())));
 }
 
 void Test_lift::malformed_data()
