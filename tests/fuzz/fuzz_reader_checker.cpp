@@ -1,10 +1,15 @@
 // Untrusted files must never crash or hang the program: any bytes go through the reader, the
-// whole checker for every dialect and connection capacity, and the writer. A document the reader
+// whole checker for every dialect and connection capacity, lifting onto a Schedule and lowering
+// it again with the Schedule checks (what the editor does when it opens a file and on the first
+// timeline edit), and the writer. A document the reader
 // accepts without errors must survive a write/read round trip unchanged, unless the writer had to
 // decide something the program does not say (each such decision is a note, e.g. inventing the
 // name a runtime requires).
 
 #include "check/checker.h"
+#include "check/schedulecheck.h"
+#include "compile/lift.h"
+#include "compile/lower.h"
 #include "io/mscclxmlreader.h"
 #include "io/mscclxmlwriter.h"
 
@@ -24,6 +29,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     options.dialect = id;
     options.fifoSlots = id == cs::DialectId::Classic ? 1 : 2;
     (void)cs::checkProgram(*read.program, options);
+  }
+  const cs::LiftResult lifted = cs::liftProgram(*read.program);
+  if (lifted.schedule) {
+    (void)cs::checkSchedule(*lifted.schedule);
+    (void)cs::lowerSchedule(*lifted.schedule, {.dialect = cs::detectDialect(*read.program),
+                                               .protocol = read.program->proto,
+                                               .instances = 1});
   }
   if (read.hasErrors())
     return 0;
