@@ -1,7 +1,8 @@
 #!/bin/sh
 # Installs what is needed, builds and runs every test:
 #   1. the unit tests (QTest, through ctest), warnings as errors;
-#   2. the same unit tests built with AddressSanitizer and UndefinedBehaviorSanitizer;
+#   2. the same unit tests (the editor's included) built with AddressSanitizer and
+#      UndefinedBehaviorSanitizer;
 #   3. the libFuzzer target for the reader and the checker, for a bounded time.
 # Corpus tests read ../shared/corpus in place when CSTUDIO_CORPUS_DIR points at it (.ci/run
 # sets it); without it they skip with a message.
@@ -24,7 +25,7 @@ ctest --test-dir build --output-on-failure -j "$jobs"
 if [ "${CSTUDIO_SKIP_SANITIZERS:-0}" != 1 ]; then
   step "unit tests under AddressSanitizer and UndefinedBehaviorSanitizer"
   cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCSTUDIO_WERROR=$werror \
-    -DCSTUDIO_SANITIZE=address,undefined -DCSTUDIO_BUILD_GUI=OFF >/dev/null
+    -DCSTUDIO_SANITIZE=address,undefined >/dev/null
   cmake --build build-asan -j "$jobs"
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --test-dir build-asan --output-on-failure -j "$jobs"

@@ -45,6 +45,10 @@ Document::Document(QObject* parent) : QObject(parent)
 
 Document::~Document()
 {
+  // The undo stack announces its clean state once more while it is destroyed; by then the
+  // window listening to modifiedChanged may be half destroyed itself.
+  m_undoStack.blockSignals(true);
+  m_background.blockSignals(true);
   m_background.waitForFinished();
 }
 

@@ -31,11 +31,20 @@ std::string inches(double points)
   return std::to_string(points / kPointsPerInch);
 }
 
-/// Owns one Graphviz context and graph, so every return path frees them.
+/// The process's one Graphviz context. gvContext() leaks its plugin configuration even after
+/// gvFreeContext (libgvc 2.42), so a context per layout would leak on every Auto layout; one kept
+/// for the process costs that once. Layouts run on the GUI thread only.
+GVC_t* sharedContext()
+{
+  static GVC_t* const context = gvContext();
+  return context;
+}
+
+/// Owns one Graphviz graph and its layout, so every return path frees them.
 class GraphvizSession
 {
 public:
-  GraphvizSession() : m_context(gvContext()) {}
+  GraphvizSession() : m_context(sharedContext()) {}
   ~GraphvizSession()
   {
     if (m_graph) {
@@ -43,7 +52,6 @@ public:
         gvFreeLayout(m_context, m_graph);
       agclose(m_graph);
     }
-    gvFreeContext(m_context);
   }
   GraphvizSession(const GraphvizSession&) = delete;
   GraphvizSession& operator=(const GraphvizSession&) = delete;
