@@ -185,6 +185,25 @@ QIcon jumpIcon()
   });
 }
 
+QIcon moveRowIcon(bool down)
+{
+  return paintedIcon([down](QPainter& painter, const QRectF& r, QIcon::Mode) {
+    const qreal unit = r.width() / 16.0;
+    painter.setPen(strokePen(inkColor(), 1.5 * unit));
+    painter.setBrush(Qt::NoBrush);
+    const qreal tip = down ? 13.5 : 2.5;
+    const qreal tail = down ? 2.5 : 13.5;
+    const qreal barb = down ? -4.0 : 4.0;
+    painter.drawLine(QPointF(r.left() + 8 * unit, r.top() + tail * unit),
+                     QPointF(r.left() + 8 * unit, r.top() + tip * unit));
+    QPainterPath head;
+    head.moveTo(r.left() + 4 * unit, r.top() + (tip + barb) * unit);
+    head.lineTo(r.left() + 8 * unit, r.top() + tip * unit);
+    head.lineTo(r.left() + 12 * unit, r.top() + (tip + barb) * unit);
+    painter.drawPath(head);
+  });
+}
+
 QIcon swatchIcon(const QColor& color)
 {
   return paintedIcon([color](QPainter& painter, const QRectF& r, QIcon::Mode) {

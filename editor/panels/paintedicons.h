@@ -26,6 +26,8 @@ QIcon insertRowIcon();
 QIcon deleteRowIcon();
 QIcon expandAllIcon();
 QIcon collapseAllIcon();
+/// An arrow up or down: move the selected row.
+QIcon moveRowIcon(bool down);
 /// An arrow bent back to a row: "go to the instruction this one waits for".
 QIcon jumpIcon();
 

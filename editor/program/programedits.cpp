@@ -116,6 +116,31 @@ std::optional<Program> deleteInstruction(const Program& program, const Instructi
   return edited;
 }
 
+std::optional<Program> moveInstruction(const Program& program, const InstructionRef& at,
+                                       int delta)
+{
+  const InstructionRef other{at.rank, at.tb, at.step + delta};
+  if ((delta != -1 && delta != 1) || !stepAt(program, at) || !stepAt(program, other))
+    return std::nullopt;
+  Program edited = program;
+  Gpu& gpu = *findGpu(edited, at.rank);
+  ThreadBlock& tb = *findTb(gpu, at.tb);
+  std::swap(tb.steps[static_cast<std::size_t>(at.step)],
+            tb.steps[static_cast<std::size_t>(other.step)]);
+  renumber(tb);
+  for (ThreadBlock& waiter : gpu.threadblocks) {
+    for (Step& step : waiter.steps) {
+      if (step.depid != at.tb)
+        continue;
+      if (step.deps == at.step)
+        step.deps = other.step;
+      else if (step.deps == other.step)
+        step.deps = at.step;
+    }
+  }
+  return edited;
+}
+
 Step withType(Step step, OpType type)
 {
   step.type = type;

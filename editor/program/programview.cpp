@@ -91,6 +91,15 @@ ProgramView::ProgramView(Document* document, QWidget* parent)
   m_delete = makeAction(deleteRowIcon(), tr("Delete instruction"),
                         QKeySequence(QKeySequence::Delete), &ProgramView::deleteCurrent);
   m_delete->setToolTip(tr("Delete the selected instruction (Del); later steps are renumbered"));
+  m_moveUp = makeAction(moveRowIcon(false), tr("Move instruction up"),
+                        QKeySequence(Qt::CTRL | Qt::Key_Up), nullptr);
+  m_moveUp->setToolTip(tr("Swap the selected instruction with the one before it (Ctrl+Up), "
+                          "e.g. to send before receiving; dependencies follow the instructions"));
+  connect(m_moveUp, &QAction::triggered, this, [this] { moveCurrent(-1); });
+  m_moveDown = makeAction(moveRowIcon(true), tr("Move instruction down"),
+                          QKeySequence(Qt::CTRL | Qt::Key_Down), nullptr);
+  m_moveDown->setToolTip(tr("Swap the selected instruction with the one after it (Ctrl+Down)"));
+  connect(m_moveDown, &QAction::triggered, this, [this] { moveCurrent(1); });
   m_jump =
       makeAction(jumpIcon(), tr("Go to dependency"), QKeySequence(Qt::CTRL | Qt::Key_J), nullptr);
   connect(m_jump, &QAction::triggered, this, [this] {
@@ -352,6 +361,12 @@ void ProgramView::updateActions()
   const bool editable = current && m_model->isEditable();
   m_insertNop->setEnabled(editable);
   m_delete->setEnabled(editable);
+  const ThreadBlock* tb =
+      editable && m_document->shownProgram()
+          ? m_document->shownProgram()->threadblock(current->rank, current->tb)
+          : nullptr;
+  m_moveUp->setEnabled(tb && current->step > 0);
+  m_moveDown->setEnabled(tb && current->step + 1 < static_cast<int>(tb->steps.size()));
   m_jump->setEnabled(current && m_model->dependencyOf(*current));
 }
 
@@ -368,6 +383,25 @@ void ProgramView::insertNop()
       m_document, std::move(edited),
       tr("Insert nop after r%1 tb %2 s %3").arg(at->rank).arg(at->tb).arg(at->step)));
   revealInstruction({at->rank, at->tb, at->step + 1});
+}
+
+void ProgramView::moveCurrent(int delta)
+{
+  const std::optional<InstructionRef> at = currentInstruction();
+  const std::optional<Program>& program = m_document->shownProgram();
+  if (!at || !program || !m_model->isEditable())
+    return;
+  std::optional<Program> edited = moveInstruction(*program, *at, delta);
+  if (!edited)
+    return;
+  m_document->undoStack()->push(new ReplaceProgramCommand(
+      m_document, std::move(edited),
+      tr("Move r%1 tb %2 s %3 %4")
+          .arg(at->rank)
+          .arg(at->tb)
+          .arg(at->step)
+          .arg(delta < 0 ? tr("up") : tr("down"))));
+  revealInstruction({at->rank, at->tb, at->step + delta});
 }
 
 void ProgramView::deleteCurrent()

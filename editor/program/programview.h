@@ -59,6 +59,8 @@ private:
   void updateSummary();
   void updateActions();
   void insertNop();
+  /// Moves the current instruction one place up (-1) or down (+1) in its threadblock.
+  void moveCurrent(int delta);
   void deleteCurrent();
   void jumpToDependency(const QModelIndex& index);
   std::optional<InstructionRef> currentInstruction() const;
@@ -77,6 +79,8 @@ private:
   QList<QAction*> m_toolActions;
   QAction* m_insertNop = nullptr;
   QAction* m_delete = nullptr;
+  QAction* m_moveUp = nullptr;
+  QAction* m_moveDown = nullptr;
   QAction* m_jump = nullptr;
   /// Expanded ranks and (rank, tb) pairs, by id, kept across a model reset.
   QSet<int> m_expandedRanks;

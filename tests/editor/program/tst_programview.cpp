@@ -98,6 +98,8 @@ private slots:
   void rejectsMalformedCellText();
   void insertNopAndDeleteKeepDependencies();
   void rowActionsPushOneCommandEach();
+  void moveKeepsDependenciesOnTheirInstructions();
+  void movingSendsFirstFixesADeadlock();
   void cellEditorsCommitTypedValues();
   void dependenciesAreHighlightedAndFollowed();
   void selectingAnInstructionSelectsItsTransferAndBack();
@@ -312,6 +314,63 @@ void TestProgramView::rowActionsPushOneCommandEach()
   QCOMPARE(*document.shownProgram(), *before.program);
   document.undoStack()->undo();
   document.undoStack()->undo();
+  QVERIFY(document.state() == before);
+}
+
+void TestProgramView::moveKeepsDependenciesOnTheirInstructions()
+{
+  const Program program = dependencyProgram();
+  // Move tb 0 step 1 down: it becomes step 2, and the waiter on it (tb 1 step 0) follows.
+  const std::optional<Program> moved = moveInstruction(program, {0, 0, 1}, 1);
+  QVERIFY(moved.has_value());
+  const ThreadBlock& sender = moved->gpus[0].threadblocks[0];
+  QCOMPARE(sender.steps[2].srcOff, 1);
+  QCOMPARE(sender.steps[1].srcOff, 2);
+  QCOMPARE(sender.steps[2].s, 2);
+  QCOMPARE(sender.steps[1].s, 1);
+  QCOMPARE(moved->gpus[0].threadblocks[1].steps[0].deps, 2);
+  QCOMPARE(moved->gpus[0].threadblocks[1].steps[1].deps, 1);
+  QVERIFY(!moveInstruction(program, {0, 0, 0}, -1));
+  QVERIFY(!moveInstruction(program, {0, 0, 2}, 1));
+}
+
+void TestProgramView::movingSendsFirstFixesADeadlock()
+{
+  // The guide's deadlock: every rank's ring threadblock receives before it sends.
+  GenerateResult generated = generateAlgorithm("ring-allreduce", {.ranks = 4});
+  Program program = *lowerSchedule(*generated.schedule, {}).program;
+  for (Gpu& gpu : program.gpus) {
+    std::vector<Step>& steps = gpu.threadblocks[0].steps;
+    std::swap(steps[0], steps[1]);
+    steps[0].s = 0;
+    steps[1].s = 1;
+  }
+  Document document;
+  DocumentState state;
+  state.program = program;
+  document.reset(std::move(state), {});
+  QVERIFY(document.analysis().errors > 0);
+  const DocumentState before = document.state();
+
+  ProgramView view(&document);
+  QAction* moveUp = nullptr;
+  for (QAction* action : view.toolActions())
+    if (action->text() == QStringLiteral("Move instruction up"))
+      moveUp = action;
+  QVERIFY(moveUp);
+  for (int rank = 0; rank < 4; ++rank) {
+    Selection selection;
+    selection.instruction = InstructionRef{rank, 0, 1};
+    document.setSelection(selection);
+    QVERIFY(moveUp->isEnabled());
+    moveUp->trigger();
+    QCOMPARE(document.selection().instruction, std::optional(InstructionRef{rank, 0, 0}));
+  }
+  QCOMPARE(document.undoStack()->count(), 4);
+  QCOMPARE(document.analysis().errors, 0);
+  QCOMPARE(document.source(), Source::Program);
+  for (int i = 0; i < 4; ++i)
+    document.undoStack()->undo();
   QVERIFY(document.state() == before);
 }
 
