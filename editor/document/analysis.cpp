@@ -12,10 +12,9 @@ namespace cs::editor {
 
 namespace {
 
-using PositionKey = std::tuple<int, int, int>;
-
-void addProgramProblems(Analysis& analysis, std::vector<Diagnostic> diagnostics,
-                        const std::map<PositionKey, int>& transferByPosition)
+/// Adds the Program checker's diagnostics; `analysis.origins` must be indexed already, so each
+/// instruction's problem also names the transfer it carries.
+void addProgramProblems(Analysis& analysis, std::vector<Diagnostic> diagnostics)
 {
   for (Diagnostic& d : diagnostics) {
     Problem problem;
@@ -25,8 +24,7 @@ void addProgramProblems(Analysis& analysis, std::vector<Diagnostic> diagnostics,
     if (at.rank >= 0 && at.tb >= 0) problem.tb = at.tb;
     if (at.rank >= 0 && at.tb >= 0 && at.step >= 0) {
       problem.step = at.step;
-      const auto found = transferByPosition.find({at.rank, at.tb, at.step});
-      if (found != transferByPosition.end()) problem.transferId = found->second;
+      problem.transferId = analysis.transferAt(at.rank, at.tb, at.step);
     }
     problem.diagnostic = std::move(d);
     analysis.problems.push_back(std::move(problem));
@@ -75,9 +73,8 @@ void analyseSchedule(Analysis& analysis, const DocumentState& state)
   if (!lowered.program)
     return;
 
-  std::map<PositionKey, int> transferByPosition;
-  for (const InstructionOrigin& origin : lowered.origins)
-    transferByPosition[{origin.rank, origin.tb, origin.step}] = origin.transferId;
+  analysis.origins = std::move(lowered.origins);
+  analysis.indexOrigins();
 
   CheckOptions options;
   options.dialect = state.lowering.dialect;
@@ -85,9 +82,8 @@ void analyseSchedule(Analysis& analysis, const DocumentState& state)
   // A wrong Schedule is explained at the Schedule level; the Program checker would only repeat
   // its postcondition and race findings per instruction. Runtime limits still apply.
   options.semantic = !scheduleHasErrors;
-  addProgramProblems(analysis, checkProgram(*lowered.program, options), transferByPosition);
+  addProgramProblems(analysis, checkProgram(*lowered.program, options));
   analysis.program = std::move(lowered.program);
-  analysis.origins = std::move(lowered.origins);
 }
 
 void analyseProgram(Analysis& analysis, const DocumentState& state)
@@ -98,18 +94,14 @@ void analyseProgram(Analysis& analysis, const DocumentState& state)
   addProblems(analysis, std::move(lifted.diagnostics), ProblemStage::Lifting);
   analysis.schedule = std::move(lifted.schedule);
   analysis.origins = std::move(lifted.origins);
-
-  std::map<PositionKey, int> transferByPosition;
-  for (const InstructionOrigin& origin : analysis.origins)
-    transferByPosition[{origin.rank, origin.tb, origin.step}] = origin.transferId;
+  analysis.indexOrigins();
   CheckOptions options;
   options.dialect = state.lowering.dialect;
-  addProgramProblems(analysis, checkProgram(program, options), transferByPosition);
+  addProgramProblems(analysis, checkProgram(program, options));
 }
 
 void summarise(Analysis& analysis)
 {
-  analysis.indexOrigins();
   std::stable_sort(analysis.problems.begin(), analysis.problems.end(),
                    [](const Problem& a, const Problem& b) {
                      return a.diagnostic.severity > b.diagnostic.severity;
@@ -184,6 +176,7 @@ Analysis analyseScheduleOnly(const DocumentState& state, const Analysis& previou
   addScheduleProblems(analysis, state.design.schedule);
   analysis.program = previous.program;
   analysis.origins = previous.origins;
+  analysis.indexOrigins();
   analysis.programPending = true;
   summarise(analysis);
   return analysis;

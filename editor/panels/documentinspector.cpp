@@ -1,6 +1,6 @@
 #include "documentinspector.h"
 
-#include "textformat.h"
+#include "style/textformat.h"
 
 #include "document/commands/statecommands.h"
 #include "document/document.h"

@@ -2,7 +2,7 @@
 
 #include "paintedicons.h"
 #include "problemsmodel.h"
-#include "textformat.h"
+#include "style/textformat.h"
 
 #include "document/document.h"
 

@@ -1,6 +1,6 @@
 #include "transferinspector.h"
 
-#include "textformat.h"
+#include "style/textformat.h"
 
 #include "document/commands/transfercommands.h"
 #include "document/document.h"

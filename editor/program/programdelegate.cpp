@@ -4,7 +4,7 @@
 #include "programmodel.h"
 
 #include "panels/paintedicons.h"
-#include "panels/textformat.h"
+#include "style/textformat.h"
 #include "style/rankpalette.h"
 
 #include "model/program.h"

@@ -5,7 +5,7 @@
 #include "document/commands/statecommands.h"
 #include "document/document.h"
 #include "panels/paintedicons.h"
-#include "panels/textformat.h"
+#include "style/textformat.h"
 #include "style/rankpalette.h"
 
 #include <QBrush>

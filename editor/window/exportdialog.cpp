@@ -1,6 +1,6 @@
 #include "exportdialog.h"
 
-#include "plural.h"
+#include "style/textformat.h"
 #include "windowicons.h"
 
 #include "style/rankpalette.h"
@@ -109,7 +109,7 @@ ExportDialog::ExportDialog(const Program& program, DialectId current, const QStr
     auto* verdict =
         new QLabel(report.accepted ? tr("loads this file")
                                    : tr("rejects this file (%1)")
-                                         .arg(counted(static_cast<long long>(report.errors.size()),
+                                         .arg(countText(static_cast<long long>(report.errors.size()),
                                                       tr("problem"), tr("problems"))),
                    row);
     QPalette verdictPalette = verdict->palette();

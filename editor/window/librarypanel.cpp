@@ -1,6 +1,6 @@
 #include "librarypanel.h"
 
-#include "plural.h"
+#include "style/textformat.h"
 #include "twolinedelegate.h"
 #include "windowicons.h"
 
@@ -80,11 +80,11 @@ QString verdictText(const storage::VerdictSummary& verdict)
 {
   if (verdict.verdict == "ok")
     return verdict.warnings > 0 ? LibraryPanel::tr("correct, %1")
-                                      .arg(counted(verdict.warnings, LibraryPanel::tr("warning"),
+                                      .arg(countText(verdict.warnings, LibraryPanel::tr("warning"),
                                                    LibraryPanel::tr("warnings")))
                                 : LibraryPanel::tr("correct");
   if (verdict.verdict == "errors")
-    return counted(verdict.errors, LibraryPanel::tr("error"), LibraryPanel::tr("errors")) +
+    return countText(verdict.errors, LibraryPanel::tr("error"), LibraryPanel::tr("errors")) +
            (verdict.firstError.empty() ? QString()
                                        : QStringLiteral(": ") + toQString(verdict.firstError));
   if (verdict.verdict == "unreadable")
@@ -282,8 +282,8 @@ void LibraryPanel::populateAlgorithms(QTreeWidgetItem* group)
   }
   for (const storage::AlgorithmRecord& record : *found) {
     const QString details = toQString(record.collective) + QStringLiteral(" · ") +
-                            counted(record.ranks, tr("rank"), tr("ranks")) + QStringLiteral(" · ") +
-                            counted(record.headVersion, tr("version"), tr("versions"));
+                            countText(record.ranks, tr("rank"), tr("ranks")) + QStringLiteral(" · ") +
+                            countText(record.headVersion, tr("version"), tr("versions"));
     QTreeWidgetItem* item = makeItem(group, ItemKind::Algorithm, toQString(record.name), details);
     item->setIcon(0, drawnIcon(WindowIcon::Algorithm));
     item->setData(0, kIdRole, static_cast<qint64>(record.id));

@@ -1,6 +1,5 @@
 list(APPEND cs_editor_area_sources
   window/windowicons.h window/windowicons.cpp
-  window/plural.h
   window/twolinedelegate.h window/twolinedelegate.cpp
   window/recentfiles.h window/recentfiles.cpp
   window/autosave.h window/autosave.cpp

@@ -1,6 +1,6 @@
 #include "statussummary.h"
 
-#include "plural.h"
+#include "style/textformat.h"
 
 #include "document/document.h"
 #include "style/rankpalette.h"
@@ -73,9 +73,9 @@ QString StatusSummary::problemCountText(int errors, int warnings)
     return tr("no problems");
   QStringList parts;
   if (errors > 0 || warnings == 0)
-    parts << counted(errors, tr("error"), tr("errors"));
+    parts << countText(errors, tr("error"), tr("errors"));
   if (warnings > 0)
-    parts << counted(warnings, tr("warning"), tr("warnings"));
+    parts << countText(warnings, tr("warning"), tr("warnings"));
   return parts.join(QStringLiteral(", "));
 }
 
@@ -85,14 +85,14 @@ void StatusSummary::update()
   QString verdict;
   QColor colour;
   if (analysis.errors > 0) {
-    verdict = QStringLiteral("✖ ") + counted(analysis.errors, tr("error"), tr("errors"));
+    verdict = QStringLiteral("✖ ") + countText(analysis.errors, tr("error"), tr("errors"));
     colour = errorColor();
   } else if (!analysis.schedule && !analysis.program) {
     verdict = QStringLiteral("✖ ") + tr("nothing to check");
     colour = errorColor();
   } else if (analysis.warnings > 0) {
     verdict = QStringLiteral("⚠ ") +
-              tr("correct, %1").arg(counted(analysis.warnings, tr("warning"), tr("warnings")));
+              tr("correct, %1").arg(countText(analysis.warnings, tr("warning"), tr("warnings")));
     colour = warningColor();
   } else {
     verdict = QStringLiteral("✔ ") + tr("correct");
@@ -111,12 +111,12 @@ void StatusSummary::update()
   m_target->setToolTip(tr("Target runtime and protocol"));
 
   if (const std::optional<Schedule>& schedule = m_document->shownSchedule()) {
-    m_size->setText(counted(schedule->ranks, tr("rank"), tr("ranks")) + QStringLiteral(" · ") +
-                    counted(static_cast<long long>(schedule->transfers.size()), tr("transfer"),
+    m_size->setText(countText(schedule->ranks, tr("rank"), tr("ranks")) + QStringLiteral(" · ") +
+                    countText(static_cast<long long>(schedule->transfers.size()), tr("transfer"),
                             tr("transfers")));
   } else if (const std::optional<Program>& program = m_document->shownProgram()) {
-    m_size->setText(counted(program->ngpus, tr("rank"), tr("ranks")) + QStringLiteral(" · ") +
-                    counted(program->stepCount(), tr("instruction"), tr("instructions")));
+    m_size->setText(countText(program->ngpus, tr("rank"), tr("ranks")) + QStringLiteral(" · ") +
+                    countText(program->stepCount(), tr("instruction"), tr("instructions")));
   } else {
     m_size->clear();
   }

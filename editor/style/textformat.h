@@ -1,6 +1,6 @@
 #pragma once
 
-// Small text helpers shared by the program view and the docks, so counts read the same
+// Small text helpers shared by every view, dock and dialog, so counts read the same
 // everywhere ("1 error", "11,904 instructions") without a translation file.
 
 #include <QString>
