@@ -3,17 +3,41 @@
 
 include(CheckLanguage)
 
+option(CSTUDIO_CUDA "Build the CUDA and NCCL executors when nvcc is found" ON)
 set(CSTUDIO_HAVE_CUDA OFF)
-check_language(CUDA)
-if(CMAKE_CUDA_COMPILER)
-  set(CSTUDIO_HAVE_CUDA ON)
+if(CSTUDIO_CUDA AND (CSTUDIO_SANITIZE OR CSTUDIO_FUZZ))
+  # nvcc takes no -fsanitize, and the sanitizer runtimes do not mix with the CUDA driver.
+  message(STATUS "Sanitizer and fuzzing builds leave the GPU executors out")
+elseif(CSTUDIO_CUDA)
+  check_language(CUDA)
+endif()
+if(CMAKE_CUDA_COMPILER AND NOT (CSTUDIO_SANITIZE OR CSTUDIO_FUZZ))
+  # Hopper (H100/H200) by default, with PTX that later GPUs compile on load; override with
+  # -DCMAKE_CUDA_ARCHITECTURES=... for other cards.
+  if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+    set(CMAKE_CUDA_ARCHITECTURES 90)
+  endif()
+  enable_language(CUDA)
+  # CMake before 3.26 does not know nvcc's C++20 flag.
+  if(NOT CMAKE_CUDA20_STANDARD_COMPILE_OPTION)
+    set(CMAKE_CUDA20_STANDARD_COMPILE_OPTION "-std=c++20")
+    set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20")
+  endif()
+  find_package(CUDAToolkit)
+  if(CUDAToolkit_FOUND)
+    set(CSTUDIO_HAVE_CUDA ON)
+  endif()
 endif()
 
 set(CSTUDIO_HAVE_NCCL OFF)
-find_path(CSTUDIO_NCCL_INCLUDE_DIR nccl.h HINTS ENV NCCL_HOME PATH_SUFFIXES include)
-find_library(CSTUDIO_NCCL_LIBRARY nccl HINTS ENV NCCL_HOME PATH_SUFFIXES lib lib64)
-if(CSTUDIO_HAVE_CUDA AND CSTUDIO_NCCL_INCLUDE_DIR AND CSTUDIO_NCCL_LIBRARY)
-  set(CSTUDIO_HAVE_NCCL ON)
+if(CSTUDIO_HAVE_CUDA)
+  find_path(CSTUDIO_NCCL_INCLUDE_DIR nccl.h
+    HINTS ENV NCCL_HOME ${CUDAToolkit_INCLUDE_DIRS} PATH_SUFFIXES include)
+  find_library(CSTUDIO_NCCL_LIBRARY nccl
+    HINTS ENV NCCL_HOME ${CUDAToolkit_LIBRARY_DIR} PATH_SUFFIXES lib lib64)
+  if(CSTUDIO_NCCL_INCLUDE_DIR AND CSTUDIO_NCCL_LIBRARY)
+    set(CSTUDIO_HAVE_NCCL ON)
+  endif()
 endif()
 
 set(CSTUDIO_HAVE_GRAPHVIZ OFF)

@@ -1,7 +1,5 @@
 #include "executor.h"
 
-#include "cpu/cpuexecutor.h"
-
 #include <array>
 #include <numeric>
 
@@ -135,35 +133,6 @@ double ExecResult::meanUs() const
     return 0;
   return std::accumulate(iterationUs.begin(), iterationUs.end(), 0.0) /
          static_cast<double>(iterationUs.size());
-}
-
-std::vector<BackendInfo> executorBackends()
-{
-  // The GPU executors are separate targets that only exist where nvcc and NCCL were found at
-  // configure time; they add themselves here behind CSTUDIO_HAVE_CUDA / CSTUDIO_HAVE_NCCL.
-  return {
-      {"cpu", true, {}},
-      {"cuda", false,
-       "the CUDA executor is not built in this build (configure on a machine with nvcc)"},
-      {"nccl", false,
-       "the NCCL executor is not built in this build (configure where CUDA and NCCL are found)"},
-  };
-}
-
-std::unique_ptr<Executor> makeExecutor(std::string_view name, std::string* error)
-{
-  if (name == "cpu")
-    return std::make_unique<CpuExecutor>();
-  for (const BackendInfo& backend : executorBackends()) {
-    if (backend.name == name) {
-      if (error)
-        *error = backend.reason;
-      return nullptr;
-    }
-  }
-  if (error)
-    *error = "unknown backend '" + std::string(name) + "' (known: cpu, cuda, nccl)";
-  return nullptr;
 }
 
 } // namespace cs

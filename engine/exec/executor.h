@@ -66,6 +66,10 @@ struct ExecOptions {
   /// Device of each rank (GPU executors; many ranks may share a device). Empty: the backend's
   /// default mapping. The CPU executor ignores it.
   std::vector<int> deviceOfRank;
+  /// CUDA executor: GPU blocks that share the elements of each (rank, tb), each over its own part
+  /// of every slice (one block cannot move data at the speed of the GPU's memory). Absent: as
+  /// many as keep every SM busy while all blocks stay resident.
+  std::optional<int> blocksPerThreadblock;
 };
 
 /// The slice the runtime's slicing loop uses per protocol (msccl-format.md §4.2): Simple moves
@@ -131,6 +135,10 @@ struct ExecResult {
   std::string verification; ///< how the result was judged, for people
   std::vector<BlockedPosition> blocked;
   Trace trace;
+  /// The communication library's own collective for the same call, measured in the same run
+  /// (the NCCL executor's ncclAllReduce, …): its name and µs per timed iteration; empty otherwise.
+  std::string libraryCall;
+  std::vector<double> libraryUs;
 
   /// Mean of iterationUs, 0 when empty.
   double meanUs() const;
@@ -145,6 +153,9 @@ public:
   virtual std::string_view name() const = 0;
   /// Runs `program` as the runtime would and verifies the result. Never throws.
   virtual ExecResult run(const Program& program, const ExecOptions& options) = 0;
+  /// Bytes per second (read plus write) a plain copy of `bytes` reaches on this backend's
+  /// hardware, measured now: the roofline's yardstick. Absent: the host's memcpy is the yardstick.
+  virtual std::optional<double> copyBandwidth(std::int64_t /*bytes*/) { return std::nullopt; }
 };
 
 /// A backend this build knows of, built in or not.

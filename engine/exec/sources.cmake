@@ -1,5 +1,6 @@
-# Sources of engine/exec (the executor interface and the CPU reference executor), relative to
-# engine/. The CUDA and NCCL executors are separate optional targets (DESIGN.md §2).
+# Sources of engine/exec (the executor interface, the CPU reference executor and the GPU block
+# program), relative to engine/. The CUDA and NCCL executors are separate optional targets
+# (DESIGN.md §2): exec/cuda/cuda.cmake and exec/nccl/nccl.cmake.
 list(APPEND cs_engine_area_sources
   exec/executor.h exec/executor.cpp
   exec/cpu/cpuexecutor.h exec/cpu/cpuexecutor.cpp
@@ -12,6 +13,16 @@ list(APPEND cs_engine_area_sources
   exec/cpu/elementtypes.h
   exec/cpu/reference.h exec/cpu/reference.cpp
   exec/cpu/watchdog.h exec/cpu/watchdog.cpp
+  # The GPU executor's block program and interpreter, shared by the CUDA kernel and the host
+  # emulation that tests it (plain C++; the CUDA parts live in exec/cuda).
+  exec/gpu/hostdevice.h
+  exec/gpu/elementops.h
+  exec/gpu/blockprogram.h
+  exec/gpu/blockinterpreter.h
+  exec/gpu/blocklayout.h exec/gpu/blocklayout.cpp
+  exec/gpu/blockexecutor.h exec/gpu/blockexecutor.cpp
+  exec/gpu/hostplatform.h
+  exec/gpu/emulatedexecutor.h exec/gpu/emulatedexecutor.cpp
 )
 # The CPU executor runs one thread per (rank, threadblock).
 find_package(Threads REQUIRED)

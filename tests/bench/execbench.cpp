@@ -170,9 +170,12 @@ int runExecBench(const ExecBenchOptions& options, std::ostream& out, std::ostrea
     const double us = result.meanUs();
     const double algbw = static_cast<double>(sizes[i]) / (us * 1e3);
     const std::int64_t chunkBytes = result.chunkElements * dataTypeSize(type);
+    // The yardstick copies as many bytes as the ranks' buffers hold (at most 512 MiB).
+    const std::int64_t copyBytes = std::min<std::int64_t>(2 * sizes[i] * program.ngpus, 512 << 20);
+    const double bandwidth =
+        executor->copyBandwidth(copyBytes).value_or(measureCopyBandwidth(copyBytes));
     const double rooflineUs =
-        static_cast<double>(requiredTrafficBytes(program, chunkBytes)) /
-        measureCopyBandwidth(std::min<std::int64_t>(2 * sizes[i] * program.ngpus, 512 << 20)) * 1e6;
+        static_cast<double>(requiredTrafficBytes(program, chunkBytes)) / bandwidth * 1e6;
     const double roofline = us > 0 ? rooflineUs / us : 0;
     rooflineAtLargest = roofline;
     const std::string wrong =
@@ -186,8 +189,15 @@ int runExecBench(const ExecBenchOptions& options, std::ostream& out, std::ostrea
     out << line;
   }
   out << "# time: mean of " << options.exec.iterations << " runs after " << options.exec.warmup
-      << " warm-up; roofline = (bytes the program must read+write / memcpy bandwidth measured "
-         "now) / time\n";
+      << " warm-up; roofline = (bytes the program must read+write / copy bandwidth measured "
+         "now on the same hardware) / time\n";
+  if (rooflineAtLargest && options.backend == "cuda") {
+    std::snprintf(line, sizeof line,
+                  "# largest size: %.0f%% of device copy bandwidth (goal for 8-rank ring "
+                  "all-reduce at >= 256 MiB on an H100: >= 85%%)\n",
+                  *rooflineAtLargest * 100);
+    out << line;
+  }
   if (rooflineAtLargest && options.backend == "cpu") {
     std::snprintf(
         line, sizeof line,

@@ -3,6 +3,7 @@
 // a deadlock the watchdog must stop, every data type and reduction, and the trace's shape.
 
 #include "exec/cpu/reference.h"
+#include "exec/execprograms.h"
 #include "exec/executor.h"
 #include "library/ringallreduce.h"
 
@@ -16,45 +17,17 @@ using namespace cs;
 
 namespace {
 
-Step makeStep(int position, OpType type, int srcOff, int dstOff)
-{
-  Step step;
-  step.s = position;
-  step.type = type;
-  step.srcBuf = Buffer::Input;
-  step.srcOff = srcOff;
-  step.dstBuf = Buffer::Input;
-  step.dstOff = dstOff;
-  step.cnt = 1;
-  return step;
-}
+using test::inPlaceStep;
 
-// In-place all-reduce of two ranks, two chunks: each rank reduces the peer's copy of chunk
-// 1 - r... precisely: rank r sends i[1-r], reduces the incoming i[r] into its own i[r], sends
-// that sum back and receives the other sum into i[1-r].
+// In-place all-reduce of two ranks, two chunks: rank r sends i[1-r], reduces the incoming i[r]
+// into its own i[r], sends that sum back and receives the other sum into i[1-r].
 Program twoRankAllReduce()
 {
-  Program program;
-  program.name = "two_rank_allreduce";
-  program.nchunksperloop = 2;
-  program.ngpus = 2;
-  program.collective = Collective::AllReduce;
-  program.collSpelling = "allreduce";
-  program.inplace = true;
-  program.outofplace = false;
-  for (int r = 0; r < 2; ++r) {
-    Gpu gpu;
-    gpu.id = r;
-    gpu.inputChunks = 2;
-    ThreadBlock tb;
-    tb.send = 1 - r;
-    tb.recv = 1 - r;
-    tb.steps = {makeStep(0, OpType::Send, 1 - r, -1), makeStep(1, OpType::RecvReduceCopy, r, r),
-                makeStep(2, OpType::Send, r, -1), makeStep(3, OpType::Recv, -1, 1 - r)};
-    gpu.threadblocks.push_back(tb);
-    program.gpus.push_back(gpu);
-  }
-  return program;
+  return test::twoRankProgram("two_rank_allreduce", Collective::AllReduce, 2, [](int r) {
+    return std::vector<Step>{
+        inPlaceStep(0, OpType::Send, 1 - r, -1), inPlaceStep(1, OpType::RecvReduceCopy, r, r),
+        inPlaceStep(2, OpType::Send, r, -1), inPlaceStep(3, OpType::Recv, -1, 1 - r)};
+  });
 }
 
 ExecOptions smallRun(std::int64_t bytes)
@@ -76,10 +49,16 @@ private slots:
   {
     std::string error;
     QVERIFY(makeExecutor("cpu", &error) != nullptr);
-    QVERIFY(makeExecutor("cuda", &error) == nullptr);
-    QVERIFY2(error.find("not built") != std::string::npos, error.c_str());
-    QVERIFY(makeExecutor("nccl", &error) == nullptr);
-    QVERIFY2(error.find("not built") != std::string::npos, error.c_str());
+    // The GPU backends exist exactly when this build has them, and say so when it does not.
+    const std::vector<BackendInfo> backends = executorBackends();
+    QCOMPARE(backends.size(), std::size_t(3));
+    for (const BackendInfo& backend : backends) {
+      error.clear();
+      const bool made = makeExecutor(backend.name, &error) != nullptr;
+      QCOMPARE(made, backend.available);
+      if (!backend.available)
+        QVERIFY2(error.find("not built") != std::string::npos, error.c_str());
+    }
     QVERIFY(makeExecutor("tpu", &error) == nullptr);
     QVERIFY2(error.find("unknown backend") != std::string::npos, error.c_str());
   }
@@ -230,7 +209,7 @@ private slots:
     Gpu& gpu = program.gpus[1];
     ThreadBlock local;
     local.id = 1;
-    local.steps = {makeStep(0, OpType::Copy, 0, 0)};
+    local.steps = {inPlaceStep(0, OpType::Copy, 0, 0)};
     gpu.threadblocks.push_back(local);
     gpu.threadblocks[0].steps[0].depid = 1;
     gpu.threadblocks[0].steps[0].deps = 0;
@@ -315,7 +294,7 @@ private slots:
     ThreadBlock second;
     second.id = 1;
     second.send = 1;
-    second.steps = {makeStep(0, OpType::Send, 0, -1)};
+    second.steps = {inPlaceStep(0, OpType::Send, 0, -1)};
     program.gpus[0].threadblocks.push_back(second);
     const ExecResult result = makeExecutor("cpu")->run(program, smallRun(8));
     QCOMPARE(execStatusName(result.status), std::string_view("failed"));

@@ -1,41 +1,10 @@
-// The CPU executor over every corpus file (issue item 7): three sizes (one element per chunk;
-// several slices of a chunk whose element count is no power of two, the last slice shorter; a
-// medium size with the protocol's own slices) × two (type, reduction) pairs × every call mode
-// the file declares. The verdict must be the one MANIFEST.md records for the file:
-// - "post PASS": 0 wrong elements;
-// - "post FAIL" (allreduce_a100_pcie_hierarchical_*, pipeline_a100_ring_*): #wrong > 0 with the
-//   sum; with max, double-counted contributions are invisible, so only "ran to the end";
-// - custom collectives ("post n/a"): no verification, and the run must not hang. This includes
-//   alltonext_forward_*, whose in-place use races on rank 1 (write/write on i[0] by tbs 0 and 1
-//   without ordering): what it computes depends on scheduling, so nothing about data is asserted.
+// The CPU executor over every corpus file (issue item 7): the matrix of exec/corpusmatrix.h.
 
-#include "exec/executor.h"
-#include "support/corpus.h"
+#include "exec/corpusmatrix.h"
 
 #include <QTest>
 
-#include <numeric>
-
 using namespace cs;
-
-namespace {
-
-struct TypeOp {
-  DataType type;
-  ReduceOp op;
-  const char* name;
-};
-constexpr TypeOp kPairs[] = {{DataType::I32, ReduceOp::Sum, "i32-sum"},
-                             {DataType::F32, ReduceOp::Max, "f32-max"}};
-
-struct SizeCase {
-  const char* name;
-  std::int64_t chunkElements; ///< before rounding for the rank shares
-  std::int64_t sliceElements; ///< 0: the protocol's slice
-};
-constexpr SizeCase kSizes[] = {{"tiny", 1, 0}, {"sliced", 150, 64}, {"medium", 1536, 0}};
-
-} // namespace
 
 class TestExecCorpus : public QObject
 {
@@ -45,68 +14,13 @@ private slots:
   void corpusFile_data()
   {
     CS_REQUIRE_CORPUS();
-    QTest::addColumn<QString>("path");
-    QTest::addColumn<QString>("expected");
-    const auto manifest = test::readManifest();
-    for (const QString& path : test::corpusFiles()) {
-      const QString name = path.section('/', -1);
-      QVERIFY2(manifest.contains(name), qPrintable(name + " is not in MANIFEST.md"));
-      QTest::newRow(qPrintable(name)) << path << manifest[name].value("expected");
-    }
+    test::addCorpusRows();
   }
   void corpusFile()
   {
     QFETCH(QString, path);
     QFETCH(QString, expected);
-    const Program program = test::loadProgram(path);
-    const bool pass = expected.startsWith("post PASS");
-    const bool fail = expected.contains("post FAIL");
-    const bool custom = expected.contains("post n/a");
-    QVERIFY2(pass || fail || custom, qPrintable("unknown verdict: " + expected));
-    const std::unique_ptr<Executor> executor = makeExecutor("cpu");
-    const int mult = sizeMultiplier(program.collective, program.ngpus);
-    // Chunk element counts must make count × mult split evenly (msccl-format.md §4.1).
-    const std::int64_t step = mult / std::gcd<std::int64_t>(program.nchunksperloop, mult);
-    for (const SizeCase& size : kSizes) {
-      const std::int64_t chunkElements = (size.chunkElements + step - 1) / step * step;
-      for (const TypeOp& pair : kPairs) {
-        for (const CallMode mode : declaredModes(program)) {
-          ExecOptions options;
-          options.dtype = pair.type;
-          options.op = pair.op;
-          options.mode = mode;
-          options.bytes = chunkElements * program.nchunksperloop * dataTypeSize(pair.type);
-          if (size.sliceElements > 0)
-            options.sliceBytes = size.sliceElements * dataTypeSize(pair.type);
-          options.timeoutSeconds = 10;
-          const ExecResult result = executor->run(program, options);
-          const QString what =
-              QString("%1, %2, %3, %4 bytes: %5 (%6 wrong; %7)")
-                  .arg(size.name, pair.name,
-                       QString::fromStdString(std::string(callModeName(mode))))
-                  .arg(options.bytes)
-                  .arg(QString::fromStdString(std::string(execStatusName(result.status))))
-                  .arg(result.wrong)
-                  .arg(result.diagnostics.empty()
-                           ? QString()
-                           : QString::fromStdString(result.diagnostics.front().message));
-          QCOMPARE(result.chunkElements, chunkElements);
-          if (size.sliceElements > 0)
-            QVERIFY2(result.slices == 3, qPrintable(what));
-          if (pass) {
-            QVERIFY2(result.status == ExecStatus::Verified, qPrintable(what));
-            QVERIFY2(result.checked > 0, qPrintable(what));
-          } else if (custom) {
-            QVERIFY2(result.status == ExecStatus::NotVerified, qPrintable(what));
-          } else if (pair.op == ReduceOp::Sum) {
-            QVERIFY2(result.status == ExecStatus::Wrong && result.wrong > 0, qPrintable(what));
-          } else {
-            QVERIFY2(result.status == ExecStatus::Wrong || result.status == ExecStatus::Verified,
-                     qPrintable(what));
-          }
-        }
-      }
-    }
+    test::checkCorpusFile(*makeExecutor("cpu"), path, expected);
   }
 };
 

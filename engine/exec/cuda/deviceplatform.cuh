@@ -1,0 +1,109 @@
+#pragma once
+
+// The block interpreter's platform on the GPU (see gpu/hostplatform.h for the host one). Thread 0
+// of a block does every wait and publication; barriers hand its results to the other threads.
+// Counters are read with ld.acquire and written with a fence and st.release at GPU scope, or at
+// system scope when the run spans several GPUs; watchdog words live in mapped host memory and are
+// written with volatile stores. Only the device pass has bodies: the host pass never runs them.
+
+#include "exec/gpu/blockprogram.h"
+#include "exec/gpu/elementops.h"
+
+#include <cstdint>
+
+namespace cs::cuda {
+
+struct DevicePlatform {
+  CS_HD static gpu::Lanes lanes()
+  {
+#if CS_DEVICE_PASS
+    return {static_cast<int>(threadIdx.x), static_cast<int>(blockDim.x)};
+#else
+    return {};
+#endif
+  }
+  CS_HD static void barrier()
+  {
+#if CS_DEVICE_PASS
+    __syncthreads();
+#endif
+  }
+  CS_HD static bool barrierAnd(bool value)
+  {
+#if CS_DEVICE_PASS
+    return __syncthreads_and(value ? 1 : 0) != 0;
+#else
+    return value;
+#endif
+  }
+  CS_HD static gpu::Message& sharedMessage()
+  {
+#if CS_DEVICE_PASS
+    __shared__ gpu::Message message;
+    return message;
+#else
+    static gpu::Message unused;
+    return unused;
+#endif
+  }
+  CS_HD static std::uint32_t acquire(const std::uint32_t* counter, bool system)
+  {
+    std::uint32_t value = 0;
+#if CS_DEVICE_PASS
+    if (system)
+      asm volatile("ld.acquire.sys.u32 %0, [%1];" : "=r"(value) : "l"(counter) : "memory");
+    else
+      asm volatile("ld.acquire.gpu.u32 %0, [%1];" : "=r"(value) : "l"(counter) : "memory");
+#else
+    (void)counter;
+    (void)system;
+#endif
+    return value;
+  }
+  /// The fence makes the whole block's writes before the last barrier visible with the counter.
+  CS_HD static void release(std::uint32_t* counter, std::uint32_t value, bool system)
+  {
+#if CS_DEVICE_PASS
+    if (system) {
+      asm volatile("fence.acq_rel.sys;" ::: "memory");
+      asm volatile("st.release.sys.u32 [%0], %1;" ::"l"(counter), "r"(value) : "memory");
+    } else {
+      asm volatile("fence.acq_rel.gpu;" ::: "memory");
+      asm volatile("st.release.gpu.u32 [%0], %1;" ::"l"(counter), "r"(value) : "memory");
+    }
+#else
+    (void)counter;
+    (void)value;
+    (void)system;
+#endif
+  }
+  CS_HD static void store(std::uint32_t* word, std::uint32_t value)
+  {
+    *const_cast<volatile std::uint32_t*>(word) = value;
+  }
+  CS_HD static void storeWide(std::int64_t* word, std::int64_t value)
+  {
+    *const_cast<volatile std::int64_t*>(word) = value;
+  }
+  /// Spin freely for a short while (a flag round trip is about 0.5 µs), then back off.
+  CS_HD static void pause(std::uint32_t spins)
+  {
+#if CS_DEVICE_PASS
+    if (spins > 64)
+      __nanosleep(spins > 4096 ? 1000 : 64);
+#else
+    (void)spins;
+#endif
+  }
+  /// Nanoseconds of the GPU's global timer (comparable between SMs).
+  CS_HD static std::uint64_t now()
+  {
+    std::uint64_t time = 0;
+#if CS_DEVICE_PASS
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(time));
+#endif
+    return time;
+  }
+};
+
+} // namespace cs::cuda

@@ -1,0 +1,91 @@
+#pragma once
+
+// What the CUDA executor and its host emulation share: the flow of a run (plan, lay out, fill the
+// inputs, run warm-up and timed iterations, verify against the host reference, build the trace)
+// and the host watchdog, which polls the blocks' progress counters while they run, aborts a run
+// that stopped progressing and reports every blocked (rank, tb, step, slice). A backend supplies
+// memory, launches and timing through the hooks below.
+
+#include "../cpu/runstate.h"
+#include "../executor.h"
+#include "blocklayout.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cs::gpu {
+
+class BlockExecutor : public Executor
+{
+public:
+  ExecResult run(const Program& program, const ExecOptions& options) final;
+
+protected:
+  /// Everything a backend is given to set up a run; `mirror` holds the inputs it must upload
+  /// and receives the results on download().
+  struct Setup {
+    const cpu::RunPlan& plan;
+    const BlockLayout& layout;
+    const ExecOptions& options;
+    cpu::RunState& mirror;
+  };
+
+  /// Allocates and uploads everything; false with the reason in `out` when it cannot.
+  virtual bool prepare(const Setup& setup, Diagnostics& out) = 0;
+  /// Replicas of every (rank, tb) the prepared run uses (BlockProgram::replicas).
+  virtual int replicas() const = 0;
+  /// Before every launch but the first: inputs back to their initial values, everything else to
+  /// the sentinel, counters and statuses to zero.
+  virtual bool restore(Diagnostics& out) = 0;
+  /// Starts all blocks; the run goes on in the background.
+  virtual bool start(bool trace, Diagnostics& out) = 0;
+  /// Whether every block has left (returned normally, aborted, or killed by a fault).
+  virtual bool finished() = 0;
+  /// After finished(): false with the reason in `out` when the launch itself failed (a kernel
+  /// fault, a lost device), as opposed to blocks that stopped on their own.
+  virtual bool launchSucceeded(Diagnostics& out) = 0;
+  /// Makes every waiting block leave at its next look at the abort flag.
+  virtual void abort() = 0;
+  /// The runners' live statuses, replicas × blocks (readable while running).
+  virtual const BlockStatus* statuses() = 0;
+  /// Microseconds the last launch took (after finished()).
+  virtual double elapsedUs() = 0;
+  /// Copies the results into the mirror; the trace records (2 per record) when traced.
+  virtual bool download(cpu::RunState& mirror, std::vector<std::uint64_t>* trace,
+                        Diagnostics& out) = 0;
+  /// "cuda", for traces.
+  virtual std::string traceSource() const = 0;
+  /// The hardware, for people ("NVIDIA H100 80GB HBM3 (1 GPU, 8 ranks)").
+  virtual std::string deviceDescription() const = 0;
+  /// Frees everything; called once per run, also after failures.
+  virtual void release() = 0;
+
+private:
+  enum class Outcome { Finished, Hung, Failed };
+  /// Waits up to `seconds` for the blocks to leave after abort(); false if they did not.
+  bool waitAfterAbort(double seconds);
+  Outcome launchWatched(const BlockLayout& layout, bool trace, double timeoutSeconds,
+                        Diagnostics& out);
+  void reportHang(const BlockLayout& layout, double timeoutSeconds, ExecResult& result,
+                  Diagnostics& out);
+  bool reportBlockErrors(const BlockLayout& layout, Diagnostics& out);
+  ExecResult runPrepared(const Program& program, const ExecOptions& options,
+                         const cpu::RunPlan& plan, const BlockLayout& layout,
+                         cpu::RunState& mirror, Diagnostics& out);
+};
+
+/// Reads a status word another thread or the GPU writes while the run goes on.
+std::uint32_t readStatusWord(const std::uint32_t& word);
+
+/// The blocked positions of a stopped run, one per blocked (rank, tb), from the statuses of its
+/// `replicas` runners.
+std::vector<BlockedPosition> blockedPositions(const BlockLayout& layout, const BlockStatus* status,
+                                              int replicas);
+
+/// One event per executed (rank, tb, slice, step), from the first start to the last end over its
+/// replicas, in µs from the earliest start of the run.
+Trace traceFromRecords(const cpu::RunPlan& plan, const BlockLayout& layout, int replicas,
+                       const std::vector<std::uint64_t>& records);
+
+} // namespace cs::gpu

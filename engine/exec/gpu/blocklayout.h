@@ -1,0 +1,35 @@
+#pragma once
+
+// Turns the CPU executor's run plan (cpu/runplan.h: geometry, aliasing, connections, every check
+// that keeps untrusted XML inside its buffers) into the GPU executor's block program: one block per
+// (rank, threadblock), flat step records, and the decision where each message lies (SendMode).
+// Pulling from the sender's buffer is chosen only when no write on the sender's rank can reach
+// those chunks while the message may still be unread; everything else is staged.
+
+#include "../cpu/runplan.h"
+#include "blockprogram.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace cs::gpu {
+
+struct ConnectionLayout {
+  ConnectionKey key;             ///< sender rank (from), receiver rank (to), channel
+  std::int32_t slotCount = 1;
+  std::int64_t stagingBytes = 0; ///< per slot; 0 when no message on it is staged
+};
+
+struct BlockLayout {
+  std::vector<BlockInfo> blocks;  ///< rank-major, like cpu::RunPlan::threadblocks
+  std::vector<BlockStep> steps;
+  std::vector<ConnectionLayout> connections;
+  std::int64_t traceRecords = 0;  ///< one per (block, slice, step)
+  std::int64_t stagedSteps = 0;   ///< sending steps whose message goes through a staging slot
+  std::int64_t pulledSteps = 0;   ///< sending steps whose receiver reads the sender's buffer
+};
+
+/// Lays out `plan` for the GPU executor.
+BlockLayout layoutBlocks(const cpu::RunPlan& plan);
+
+} // namespace cs::gpu

@@ -1,0 +1,159 @@
+#pragma once
+
+// Element arithmetic and the block-cooperative loops of the GPU executor. Every thread of a block
+// takes every `lanes.count`-th piece; pieces are 16-byte vectors when all operands are 16-byte
+// aligned (one ld/st.global.v4 each) and single elements otherwise. Half and bfloat16 are computed
+// in float and rounded to nearest even, exactly like the host reference (cpu/elementtypes.h), so a
+// verified GPU result is the same bits as the reference whatever the reduction order.
+
+#include "../cpu/elementtypes.h"
+#include "hostdevice.h"
+
+#include <cstdint>
+#include <type_traits>
+
+#if CS_DEVICE_PASS
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#endif
+
+namespace cs::gpu {
+
+/// This thread's place in its block.
+struct Lanes {
+  int index = 0;
+  int count = 1;
+};
+
+/// How a storage type is computed with on either side.
+template <typename T> struct DeviceArith {
+  using Compute = T;
+  CS_HD static Compute load(T v) { return v; }
+  CS_HD static T store(Compute v) { return v; }
+};
+template <> struct DeviceArith<cpu::Half> {
+  using Compute = float;
+  CS_HD static float load(cpu::Half v)
+  {
+#if CS_DEVICE_PASS
+    return __half2float(__ushort_as_half(v.bits));
+#else
+    return cpu::halfToFloat(v);
+#endif
+  }
+  CS_HD static cpu::Half store(float v)
+  {
+#if CS_DEVICE_PASS
+    return {__half_as_ushort(__float2half_rn(v))};
+#else
+    return cpu::floatToHalf(v);
+#endif
+  }
+};
+template <> struct DeviceArith<cpu::BFloat16> {
+  using Compute = float;
+  CS_HD static float load(cpu::BFloat16 v)
+  {
+#if CS_DEVICE_PASS
+    return __bfloat162float(__ushort_as_bfloat16(v.bits));
+#else
+    return cpu::bf16ToFloat(v);
+#endif
+  }
+  CS_HD static cpu::BFloat16 store(float v)
+  {
+#if CS_DEVICE_PASS
+    return {__bfloat16_as_ushort(__float2bfloat16_rn(v))};
+#else
+    return cpu::floatToBf16(v);
+#endif
+  }
+};
+
+/// a ⊕ b on storage values; integer sums and products wrap like NCCL's (and the reference's).
+template <ReduceOp Op, typename T> CS_HD inline T combineValues(T a, T b)
+{
+  using A = DeviceArith<T>;
+  using C = typename A::Compute;
+  const C x = A::load(a);
+  const C y = A::load(b);
+  C r;
+  if constexpr (Op == ReduceOp::Sum) {
+    if constexpr (std::is_same_v<C, std::int32_t>)
+      r = static_cast<C>(static_cast<std::uint32_t>(x) + static_cast<std::uint32_t>(y));
+    else
+      r = static_cast<C>(x + y);
+  } else if constexpr (Op == ReduceOp::Prod) {
+    if constexpr (std::is_same_v<C, std::int32_t>)
+      r = static_cast<C>(static_cast<std::uint32_t>(x) * static_cast<std::uint32_t>(y));
+    else if constexpr (std::is_same_v<C, std::uint8_t>)
+      r = static_cast<C>(static_cast<unsigned>(x) * static_cast<unsigned>(y));
+    else
+      r = static_cast<C>(x * y);
+  } else if constexpr (Op == ReduceOp::Min) {
+    r = y < x ? y : x;
+  } else {
+    r = x < y ? y : x;
+  }
+  return A::store(r);
+}
+
+/// 16 bytes of elements, moved with one vector load or store.
+template <typename T> struct alignas(16) Vector16 {
+  static constexpr int kCount = 16 / static_cast<int>(sizeof(T));
+  T value[kCount];
+};
+
+CS_HD inline bool aligned16(const void* p)
+{
+  return (reinterpret_cast<std::uintptr_t>(p) & 15u) == 0;
+}
+
+/// dst[i] = src[i] for n elements.
+template <typename T> CS_HD void copyElements(Lanes lanes, T* dst, const T* src, std::int64_t n)
+{
+  std::int64_t done = 0;
+  if (aligned16(dst) && aligned16(src)) {
+    using V = Vector16<T>;
+    const std::int64_t vectors = n / V::kCount;
+    const V* s = reinterpret_cast<const V*>(src);
+    V* d = reinterpret_cast<V*>(dst);
+    for (std::int64_t i = lanes.index; i < vectors; i += lanes.count)
+      d[i] = s[i];
+    done = vectors * V::kCount;
+  }
+  for (std::int64_t i = done + lanes.index; i < n; i += lanes.count)
+    dst[i] = src[i];
+}
+
+/// out1[i] = a[i] ⊕ b[i], and out2[i] too when out2 is not null. out1 may be a or b exactly.
+template <ReduceOp Op, typename T>
+CS_HD void reduceElements(Lanes lanes, T* out1, T* out2, const T* a, const T* b, std::int64_t n)
+{
+  std::int64_t done = 0;
+  if (aligned16(out1) && aligned16(a) && aligned16(b) && (!out2 || aligned16(out2))) {
+    using V = Vector16<T>;
+    const std::int64_t vectors = n / V::kCount;
+    const V* va = reinterpret_cast<const V*>(a);
+    const V* vb = reinterpret_cast<const V*>(b);
+    for (std::int64_t i = lanes.index; i < vectors; i += lanes.count) {
+      const V x = va[i];
+      const V y = vb[i];
+      V r;
+      for (int k = 0; k < V::kCount; ++k)
+        r.value[k] = combineValues<Op>(x.value[k], y.value[k]);
+      reinterpret_cast<V*>(out1)[i] = r;
+      if (out2)
+        reinterpret_cast<V*>(out2)[i] = r;
+    }
+    done = vectors * V::kCount;
+  }
+  for (std::int64_t i = done + lanes.index; i < n; i += lanes.count) {
+    const T r = combineValues<Op>(a[i], b[i]);
+    out1[i] = r;
+    if (out2)
+      out2[i] = r;
+  }
+}
+
+} // namespace cs::gpu

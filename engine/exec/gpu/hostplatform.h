@@ -1,0 +1,59 @@
+#pragma once
+
+// The block interpreter's platform on the host: one thread per block, so a "block" has a single
+// lane, barriers are no-ops, and counters are C++ atomics. The emulated executor runs the CUDA
+// kernel's own code this way, which is how its logic is tested on machines without a GPU.
+
+#include "blockprogram.h"
+#include "elementops.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <thread>
+
+namespace cs::gpu {
+
+struct HostPlatform {
+  static Lanes lanes() { return {0, 1}; }
+  static void barrier() {}
+  static bool barrierAnd(bool value) { return value; }
+  static Message& sharedMessage()
+  {
+    thread_local Message message;
+    return message;
+  }
+  static std::uint32_t acquire(const std::uint32_t* counter, bool /*system*/)
+  {
+    return std::atomic_ref<std::uint32_t>(*const_cast<std::uint32_t*>(counter))
+        .load(std::memory_order_acquire);
+  }
+  static void release(std::uint32_t* counter, std::uint32_t value, bool /*system*/)
+  {
+    std::atomic_ref<std::uint32_t>(*counter).store(value, std::memory_order_release);
+  }
+  static void store(std::uint32_t* word, std::uint32_t value)
+  {
+    std::atomic_ref<std::uint32_t>(*word).store(value, std::memory_order_relaxed);
+  }
+  static void storeWide(std::int64_t* word, std::int64_t value)
+  {
+    std::atomic_ref<std::int64_t>(*word).store(value, std::memory_order_relaxed);
+  }
+  /// Many more blocks than cores: give the core away at once, sleep when it lasts.
+  static void pause(std::uint32_t spins)
+  {
+    if (spins < 64)
+      std::this_thread::yield();
+    else
+      std::this_thread::sleep_for(std::chrono::microseconds(50));
+  }
+  static std::uint64_t now()
+  {
+    return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                          std::chrono::steady_clock::now().time_since_epoch())
+                                          .count());
+  }
+};
+
+} // namespace cs::gpu

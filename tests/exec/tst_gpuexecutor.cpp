@@ -1,0 +1,288 @@
+// The GPU executor, built twice from this file: tst_gpuemulation runs the CUDA kernel's own block
+// interpreter on host threads (every machine), tst_cudaexecutor runs it on a GPU (label `gpu`;
+// skips cleanly without one). Both must agree with the CPU reference: ring all-reduces of
+// engine/library in every type and reduction, with several blocks per threadblock; the corpus
+// matrix; a deadlock stopped by the watchdog at the positions the CPU executor names; a message of
+// the wrong size; the trace's shape. Where messages lie (pulled or staged) is checked on the
+// layout itself.
+
+#include "exec/corpusmatrix.h"
+#include "exec/execprograms.h"
+#include "exec/executor.h"
+#include "exec/gpu/blocklayout.h"
+#include "library/ringallreduce.h"
+
+#if CS_GPU_TEST_ON_CUDA
+#include "exec/cuda/cudaexecutor.h"
+#else
+#include "exec/gpu/emulatedexecutor.h"
+#endif
+
+#include <QTest>
+
+#include <chrono>
+#include <set>
+#include <tuple>
+
+using namespace cs;
+
+namespace {
+
+std::unique_ptr<Executor> gpuExecutor()
+{
+#if CS_GPU_TEST_ON_CUDA
+  return makeExecutor("cuda");
+#else
+  return std::make_unique<gpu::EmulatedGpuExecutor>();
+#endif
+}
+
+#if CS_GPU_TEST_ON_CUDA
+#define CS_REQUIRE_GPU()                                                                           \
+  do {                                                                                             \
+    std::string why;                                                                               \
+    if (!visibleCudaDevices(&why))                                                                 \
+      QSKIP(qPrintable("no GPU: " + QString::fromStdString(why)));                                \
+  } while (false)
+#else
+#define CS_REQUIRE_GPU() static_cast<void>(0)
+#endif
+
+using test::inPlaceStep;
+
+/// Two ranks exchanging chunk 0 in place (i[0] is both sent and overwritten: must be staged)
+/// and chunk 1, which nothing overwrites (may be pulled), kept in s[0].
+Program twoRankExchange()
+{
+  Program program = test::twoRankProgram("exchange", Collective::Custom, 2, [](int) {
+    Step keep = inPlaceStep(3, OpType::Recv, -1, 0);
+    keep.dstBuf = Buffer::Scratch;
+    return std::vector<Step>{inPlaceStep(0, OpType::Send, 0, -1),
+                             inPlaceStep(1, OpType::Recv, -1, 0),
+                             inPlaceStep(2, OpType::Send, 1, -1), keep};
+  });
+  for (Gpu& gpu : program.gpus)
+    gpu.scratchChunks = 1;
+  return program;
+}
+
+std::set<std::tuple<int, int, int, int>> positionsOf(const ExecResult& result)
+{
+  std::set<std::tuple<int, int, int, int>> positions;
+  for (const BlockedPosition& position : result.blocked) {
+    positions.insert(
+        {position.rank, position.tb, position.step, static_cast<int>(position.waitsFor)});
+  }
+  return positions;
+}
+
+} // namespace
+
+class TestGpuExecutor : public QObject
+{
+  Q_OBJECT
+
+private slots:
+  void ringAllReduce_data()
+  {
+    QTest::addColumn<int>("ranks");
+    QTest::addColumn<int>("channels");
+    QTest::addColumn<qint64>("bytes");
+    QTest::addColumn<qint64>("sliceBytes");
+    QTest::addColumn<int>("replicas");
+    QTest::newRow("4r tiny") << 4 << 1 << qint64(16) << qint64(0) << 1;
+    // 3 chunks × 1000 floats in 256-float slices; 3 blocks per threadblock split each slice.
+    QTest::newRow("3r sliced, 3 replicas") << 3 << 1 << qint64(12000) << qint64(1024) << 3;
+    // 777 floats per chunk, 100-float slices: 8 slices, the last 77; parts of 28 floats.
+    QTest::newRow("5r 2ch sliced, 4 replicas") << 5 << 2 << qint64(31080) << qint64(400) << 4;
+    // More replicas than a short slice has vectors: some parts are empty.
+    QTest::newRow("2r, 16 replicas") << 2 << 1 << qint64(2 * 20 * 4) << qint64(0) << 16;
+  }
+  void ringAllReduce()
+  {
+    CS_REQUIRE_GPU();
+    QFETCH(int, ranks);
+    QFETCH(int, channels);
+    QFETCH(qint64, bytes);
+    QFETCH(qint64, sliceBytes);
+    QFETCH(int, replicas);
+    const Program program = makeRingAllReduce({ranks, channels, Protocol::Simple});
+    ExecOptions options;
+    options.bytes = bytes;
+    options.timeoutSeconds = 10;
+    if (sliceBytes > 0)
+      options.sliceBytes = sliceBytes;
+    options.blocksPerThreadblock = replicas;
+    options.iterations = 2;
+    options.warmup = 1;
+    const ExecResult result = gpuExecutor()->run(program, options);
+    QVERIFY2(result.status == ExecStatus::Verified,
+             result.diagnostics.empty() ? std::string(execStatusName(result.status)).c_str()
+                                        : result.diagnostics.front().message.c_str());
+    QCOMPARE(result.wrong, 0);
+    QCOMPARE(result.checked, qint64(ranks) * (bytes / 4));
+    QCOMPARE(result.iterationUs.size(), std::size_t(2));
+  }
+
+  void everyTypeAndOp_data()
+  {
+    QTest::addColumn<int>("type");
+    QTest::addColumn<int>("op");
+    for (int t = 0; t < kDataTypeCount; ++t) {
+      for (int o = 0; o < kReduceOpCount; ++o) {
+        const std::string name = std::string(dataTypeName(static_cast<DataType>(t))) + " " +
+                                 std::string(reduceOpName(static_cast<ReduceOp>(o)));
+        QTest::newRow(name.c_str()) << t << o;
+      }
+    }
+  }
+  void everyTypeAndOp()
+  {
+    CS_REQUIRE_GPU();
+    QFETCH(int, type);
+    QFETCH(int, op);
+    const Program program = makeRingAllReduce({8, 1, Protocol::LL});
+    ExecOptions options;
+    options.dtype = static_cast<DataType>(type);
+    options.op = static_cast<ReduceOp>(op);
+    // 8 chunks × 300 elements in 128-element slices, 2 blocks per threadblock: the vector loops
+    // and the element loops both run (300 elements of 1 or 2 bytes are not 16-byte multiples).
+    options.bytes = 8 * 300 * dataTypeSize(options.dtype);
+    options.sliceBytes = 128 * dataTypeSize(options.dtype);
+    options.blocksPerThreadblock = 2;
+    const ExecResult result = gpuExecutor()->run(program, options);
+    QCOMPARE(result.slices, 3);
+    QCOMPARE(execStatusName(result.status), std::string_view("verified"));
+    QCOMPARE(result.wrong, 0);
+  }
+
+  void messagesArePulledOnlyWhenNothingOverwritesThem()
+  {
+    ExecOptions options;
+    options.bytes = 2 * 64 * 4;
+    Diagnostics out;
+    const std::optional<cpu::RunPlan> plan = cpu::planRun(twoRankExchange(), options, out);
+    QVERIFY(plan.has_value());
+    const gpu::BlockLayout layout = gpu::layoutBlocks(*plan);
+    QCOMPARE(layout.blocks.size(), std::size_t(2));
+    for (const gpu::BlockInfo& block : layout.blocks) {
+      const gpu::BlockStep* steps = &layout.steps[static_cast<std::size_t>(block.firstStep)];
+      QCOMPARE(steps[0].sendMode, gpu::SendMode::Stage);      // i[0] is received into later
+      QCOMPARE(steps[2].sendMode, gpu::SendMode::PullSource); // i[1] is never written
+      QCOMPARE(steps[1].sendMode, gpu::SendMode::None);
+    }
+    // The ring: every rrs is staged (its sum is stored nowhere), every rcs and rrcs pulled from
+    // the chunk it has just written, which nothing else writes.
+    const std::optional<cpu::RunPlan> ring =
+        cpu::planRun(makeRingAllReduce({4, 1, Protocol::Simple}), options, out);
+    QVERIFY(ring.has_value());
+    const gpu::BlockLayout ringLayout = gpu::layoutBlocks(*ring);
+    int pulled = 0;
+    for (const gpu::BlockStep& step : ringLayout.steps) {
+      const auto type = static_cast<OpType>(step.type);
+      if (type == OpType::RecvReduceSend)
+        QCOMPARE(step.sendMode, gpu::SendMode::Stage);
+      if (type == OpType::RecvCopySend || type == OpType::RecvReduceCopySend) {
+        QCOMPARE(step.sendMode, gpu::SendMode::PullDestination);
+        ++pulled;
+      }
+    }
+    QCOMPARE(pulled, 4 * 3); // per rank: one rrcs and two rcs
+    QCOMPARE(ringLayout.pulledSteps, qint64(pulled));
+  }
+
+  void exchangeVerifiesThroughBothPaths()
+  {
+    CS_REQUIRE_GPU();
+    // Custom collective: nothing to verify, so compare the data itself with the CPU reference.
+    ExecOptions options;
+    options.bytes = 2 * 96 * 4;
+    options.dtype = DataType::I32;
+    const ExecResult gpu = gpuExecutor()->run(twoRankExchange(), options);
+    const ExecResult cpu = makeExecutor("cpu")->run(twoRankExchange(), options);
+    QCOMPARE(execStatusName(gpu.status), std::string_view("not-verified"));
+    QCOMPARE(execStatusName(cpu.status), std::string_view("not-verified"));
+  }
+
+  void watchdogNamesTheSamePositionsAsTheCpu()
+  {
+    CS_REQUIRE_GPU();
+    const int ranks = 4;
+    const Program program = makeRingAllReduce({ranks, 1, Protocol::Simple});
+    ExecOptions options;
+    options.bytes = ranks * 64 * 4;
+    options.connectionSlots = 1;
+    options.timeoutSeconds = 0.5;
+    options.blocksPerThreadblock = 2;
+    const auto started = std::chrono::steady_clock::now();
+    const ExecResult gpu = gpuExecutor()->run(program, options);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    QCOMPARE(execStatusName(gpu.status), std::string_view("hung"));
+    QVERIFY2(seconds < 2 * options.timeoutSeconds + 0.5, qPrintable(QString::number(seconds)));
+    QVERIFY(!gpu.blocked.empty());
+    QCOMPARE(gpu.diagnostics.front().code, std::string("exec.hang"));
+    const ExecResult cpu = makeExecutor("cpu")->run(program, options);
+    QCOMPARE(execStatusName(cpu.status), std::string_view("hung"));
+    QCOMPARE(positionsOf(gpu), positionsOf(cpu));
+  }
+
+  void messageOfTheWrongSizeFails()
+  {
+    CS_REQUIRE_GPU();
+    Program program = twoRankExchange();
+    program.gpus[1].threadblocks[0].steps[0].cnt = 2; // rank 1 sends i[0..2), rank 0 takes one
+    ExecOptions options;
+    options.bytes = 2 * 16 * 4;
+    options.timeoutSeconds = 5;
+    const ExecResult result = gpuExecutor()->run(program, options);
+    QCOMPARE(execStatusName(result.status), std::string_view("failed"));
+    QVERIFY(!result.diagnostics.empty());
+    QCOMPARE(result.diagnostics.front().code, std::string("exec.message-size"));
+    QCOMPARE(result.diagnostics.front().location.rank, 0);
+    QCOMPARE(result.diagnostics.front().location.step, 1);
+  }
+
+  void traceHasOneEventPerStepAndSlice()
+  {
+    CS_REQUIRE_GPU();
+    const Program program = makeRingAllReduce({3, 1, Protocol::Simple});
+    ExecOptions options;
+    options.bytes = 3 * 100 * 4;
+    options.sliceBytes = 40 * 4; // 3 slices
+    options.trace = true;
+    options.blocksPerThreadblock = 2;
+    const ExecResult result = gpuExecutor()->run(program, options);
+    QCOMPARE(execStatusName(result.status), std::string_view("verified"));
+    const std::size_t steps = program.gpus[0].threadblocks[0].steps.size();
+    QCOMPARE(result.trace.events.size(), std::size_t(3) * steps * 3);
+    std::set<std::tuple<int, int, int, int>> seen;
+    for (const TraceEvent& event : result.trace.events) {
+      QVERIFY(event.start <= event.end);
+      QVERIFY(event.end <= result.trace.totalUs);
+      seen.insert({event.rank, event.tb, event.step, event.slice});
+      // Slices of 40 floats, the last 20.
+      QCOMPARE(event.bytes, qint64(event.slice < 2 ? 160 : 80));
+    }
+    QCOMPARE(seen.size(), result.trace.events.size());
+    QVERIFY(!result.trace.source.empty());
+  }
+
+  void corpusFile_data()
+  {
+    CS_REQUIRE_CORPUS();
+    test::addCorpusRows();
+  }
+  void corpusFile()
+  {
+    CS_REQUIRE_GPU();
+    QFETCH(QString, path);
+    QFETCH(QString, expected);
+    // Two blocks per threadblock so replicas run on real programs too.
+    test::checkCorpusFile(*gpuExecutor(), path, expected,
+                          [](ExecOptions& options) { options.blocksPerThreadblock = 2; });
+  }
+};
+
+QTEST_APPLESS_MAIN(TestGpuExecutor)
+#include "tst_gpuexecutor.moc"
