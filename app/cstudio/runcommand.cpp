@@ -14,6 +14,7 @@
 
 #include <iostream>
 #include <memory>
+#include <vector>
 
 namespace cs::cli {
 
@@ -32,6 +33,8 @@ struct RunOptions {
   double timeout = 10;
   int root = -1;
   int slots = 0;
+  int blocksPerThreadblock = 0;
+  std::vector<int> deviceMap;
   std::string sliceBytes;
   std::string tracePath;
   bool json = false;
@@ -89,6 +92,9 @@ int runRun(const RunOptions& options)
     exec.root = options.root;
   if (options.slots > 0)
     exec.connectionSlots = options.slots;
+  if (options.blocksPerThreadblock > 0)
+    exec.blocksPerThreadblock = options.blocksPerThreadblock;
+  exec.deviceOfRank = options.deviceMap;
   if (!options.sliceBytes.empty()) {
     exec.sliceBytes = parseByteSize(options.sliceBytes);
     if (!exec.sliceBytes || *exec.sliceBytes <= 0)
@@ -157,6 +163,9 @@ int runRun(const RunOptions& options)
                              {"checked", result.checked},
                              {"verification", result.verification},
                              {"diagnostics", diagnosticsToJson(result.diagnostics)}};
+    if (!result.libraryCall.empty()) {
+      object["library"] = {{"call", result.libraryCall}, {"timesUs", result.libraryUs}};
+    }
     object["firstWrong"] = nullptr;
     if (result.firstWrong) {
       const WrongElement& w = *result.firstWrong;
@@ -185,6 +194,13 @@ int runRun(const RunOptions& options)
             << result.chunkElements << "-element chunks\n";
   std::cout << "  time " << us << " us (mean of " << result.iterationUs.size() << "), algbw "
             << algbw << " GB/s, busbw " << busbw << " GB/s\n";
+  if (!result.libraryCall.empty() && !result.libraryUs.empty()) {
+    double libraryUs = 0;
+    for (const double time : result.libraryUs)
+      libraryUs += time / static_cast<double>(result.libraryUs.size());
+    std::cout << "  " << result.libraryCall << " on the same data: " << libraryUs
+              << " us (this algorithm takes " << us / libraryUs << "x its time)\n";
+  }
   if (result.status == ExecStatus::NotVerified) {
     std::cout << "  " << result.verification << '\n';
   } else if (result.firstWrong) {
@@ -239,6 +255,16 @@ Runner addRunCommand(CLI::App& app)
       ->add_option("--slots", options->slots,
                    "Messages a connection holds (default: 2 for Simple, 8 for LL/LL128)")
       ->check(CLI::Range(1, 1024));
+  command
+      ->add_option("--blocks-per-tb", options->blocksPerThreadblock,
+                   "CUDA: GPU blocks sharing each threadblock's elements (default: fill the GPU)")
+      ->check(CLI::Range(1, 4096));
+  command
+      ->add_option("--device-map", options->deviceMap,
+                   "CUDA/NCCL: the GPU of each rank, e.g. 0,0,0,0,1,1,1,1 (default: consecutive "
+                   "ranks share the visible GPUs evenly)")
+      ->delimiter(',')
+      ->type_name("D0,D1,...");
   command->add_option("--slice-bytes", options->sliceBytes,
                       "Slice of the slicing loop (default: 512K Simple, 128K LL128, 16K LL)");
   command->add_option("--trace", options->tracePath, "Write a Chrome trace of the last run")

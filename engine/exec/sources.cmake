@@ -17,6 +17,7 @@ list(APPEND cs_engine_area_sources
   # emulation that tests it (plain C++; the CUDA parts live in exec/cuda).
   exec/gpu/hostdevice.h
   exec/gpu/elementops.h
+  exec/gpu/kernelselect.h
   exec/gpu/blockprogram.h
   exec/gpu/blockinterpreter.h
   exec/gpu/blocklayout.h exec/gpu/blocklayout.cpp

@@ -1,31 +1,54 @@
 #pragma once
 
-// Hand-written programs the executor tests share: steps on the input buffer (in place) and the
-// skeleton of a two-rank program with one threadblock per rank talking to the other rank.
+// What the executor tests share: hand-written steps, the skeleton of a two-rank program with one
+// threadblock per rank talking to the other rank, and the rows of a type × reduction matrix.
 
+#include "exec/executor.h"
 #include "model/program.h"
+
+#include <QTest>
 
 #include <string>
 #include <vector>
 
 namespace cs::test {
 
-/// A step reading i[srcOff] and writing i[dstOff] (cnt 1).
-inline Step inPlaceStep(int position, OpType type, int srcOff, int dstOff)
+/// A step reading buffer[srcOff] and writing buffer[dstOff] (cnt 1).
+inline Step bufferStep(int position, OpType type, Buffer buffer, int srcOff, int dstOff)
 {
   Step step;
   step.s = position;
   step.type = type;
-  step.srcBuf = Buffer::Input;
+  step.srcBuf = buffer;
   step.srcOff = srcOff;
-  step.dstBuf = Buffer::Input;
+  step.dstBuf = buffer;
   step.dstOff = dstOff;
   step.cnt = 1;
   return step;
 }
 
-/// Two ranks with `chunks` input chunks each, used in place; rank r's single threadblock sends
-/// to and receives from rank 1 - r and runs `stepsOf(r)`.
+/// A step reading i[srcOff] and writing i[dstOff] (cnt 1).
+inline Step inPlaceStep(int position, OpType type, int srcOff, int dstOff)
+{
+  return bufferStep(position, type, Buffer::Input, srcOff, dstOff);
+}
+
+/// Rows "type", "op" for every data type × reduction ("float sum", …).
+inline void addTypeAndOpRows()
+{
+  QTest::addColumn<int>("type");
+  QTest::addColumn<int>("op");
+  for (int t = 0; t < kDataTypeCount; ++t) {
+    for (int o = 0; o < kReduceOpCount; ++o) {
+      const std::string name = std::string(dataTypeName(static_cast<DataType>(t))) + " " +
+                               std::string(reduceOpName(static_cast<ReduceOp>(o)));
+      QTest::newRow(name.c_str()) << t << o;
+    }
+  }
+}
+
+/// Two ranks with `chunks` input chunks and one scratch chunk each, used in place; rank r's
+/// single threadblock sends to and receives from rank 1 - r and runs `stepsOf(r)`.
 template <typename StepsOf>
 Program twoRankProgram(const std::string& name, Collective collective, int chunks,
                        StepsOf stepsOf)
@@ -42,6 +65,7 @@ Program twoRankProgram(const std::string& name, Collective collective, int chunk
     Gpu gpu;
     gpu.id = r;
     gpu.inputChunks = chunks;
+    gpu.scratchChunks = 1;
     ThreadBlock tb;
     tb.send = 1 - r;
     tb.recv = 1 - r;

@@ -8,3 +8,7 @@ if(TARGET cs_exec_cuda)
     LABELS gpu)
   target_compile_definitions(tst_cudaexecutor PRIVATE CS_GPU_TEST_ON_CUDA=1)
 endif()
+if(TARGET cs_exec_nccl)
+  cstudio_add_test(tst_ncclexecutor SOURCES exec/tst_ncclexecutor.cpp
+    LIBS cs::executors cs_exec_nccl LABELS gpu)
+endif()

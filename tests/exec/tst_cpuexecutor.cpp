@@ -101,15 +101,7 @@ private slots:
 
   void everyTypeAndOp_data()
   {
-    QTest::addColumn<int>("type");
-    QTest::addColumn<int>("op");
-    for (int t = 0; t < kDataTypeCount; ++t) {
-      for (int o = 0; o < kReduceOpCount; ++o) {
-        const std::string name = std::string(dataTypeName(static_cast<DataType>(t))) + " " +
-                                 std::string(reduceOpName(static_cast<ReduceOp>(o)));
-        QTest::newRow(name.c_str()) << t << o;
-      }
-    }
+    test::addTypeAndOpRows();
   }
   void everyTypeAndOp()
   {

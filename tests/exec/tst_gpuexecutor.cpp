@@ -54,16 +54,12 @@ using test::inPlaceStep;
 /// and chunk 1, which nothing overwrites (may be pulled), kept in s[0].
 Program twoRankExchange()
 {
-  Program program = test::twoRankProgram("exchange", Collective::Custom, 2, [](int) {
-    Step keep = inPlaceStep(3, OpType::Recv, -1, 0);
-    keep.dstBuf = Buffer::Scratch;
+  return test::twoRankProgram("exchange", Collective::Custom, 2, [](int) {
     return std::vector<Step>{inPlaceStep(0, OpType::Send, 0, -1),
                              inPlaceStep(1, OpType::Recv, -1, 0),
-                             inPlaceStep(2, OpType::Send, 1, -1), keep};
+                             inPlaceStep(2, OpType::Send, 1, -1),
+                             test::bufferStep(3, OpType::Recv, Buffer::Scratch, -1, 0)};
   });
-  for (Gpu& gpu : program.gpus)
-    gpu.scratchChunks = 1;
-  return program;
 }
 
 std::set<std::tuple<int, int, int, int>> positionsOf(const ExecResult& result)
@@ -126,15 +122,7 @@ private slots:
 
   void everyTypeAndOp_data()
   {
-    QTest::addColumn<int>("type");
-    QTest::addColumn<int>("op");
-    for (int t = 0; t < kDataTypeCount; ++t) {
-      for (int o = 0; o < kReduceOpCount; ++o) {
-        const std::string name = std::string(dataTypeName(static_cast<DataType>(t))) + " " +
-                                 std::string(reduceOpName(static_cast<ReduceOp>(o)));
-        QTest::newRow(name.c_str()) << t << o;
-      }
-    }
+    test::addTypeAndOpRows();
   }
   void everyTypeAndOp()
   {

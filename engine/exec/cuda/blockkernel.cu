@@ -3,6 +3,7 @@
 #include "deviceplatform.cuh"
 #include "exec/cpu/elementtypes.h"
 #include "exec/gpu/blockinterpreter.h"
+#include "exec/gpu/kernelselect.h"
 
 namespace cs::cuda {
 
@@ -16,40 +17,19 @@ __global__ void __launch_bounds__(kMaxThreadsPerBlock) runBlocks(gpu::BlockProgr
   gpu::runBlock<DevicePlatform, T, Op>(program, runner);
 }
 
-template <typename T> const void* kernelFor(ReduceOp op)
-{
-  switch (op) {
-  case ReduceOp::Sum:
-    return reinterpret_cast<const void*>(&runBlocks<T, ReduceOp::Sum>);
-  case ReduceOp::Prod:
-    return reinterpret_cast<const void*>(&runBlocks<T, ReduceOp::Prod>);
-  case ReduceOp::Min:
-    return reinterpret_cast<const void*>(&runBlocks<T, ReduceOp::Min>);
-  case ReduceOp::Max:
-    return reinterpret_cast<const void*>(&runBlocks<T, ReduceOp::Max>);
+/// The kernel template for gpu::selectKernel().
+struct BlockKernels {
+  template <typename T, ReduceOp Op> static const void* address()
+  {
+    return reinterpret_cast<const void*>(&runBlocks<T, Op>);
   }
-  return nullptr;
-}
+};
 
 } // namespace
 
 const void* blockKernel(DataType type, ReduceOp op)
 {
-  switch (type) {
-  case DataType::F32:
-    return kernelFor<float>(op);
-  case DataType::F16:
-    return kernelFor<cpu::Half>(op);
-  case DataType::BF16:
-    return kernelFor<cpu::BFloat16>(op);
-  case DataType::F64:
-    return kernelFor<double>(op);
-  case DataType::I32:
-    return kernelFor<std::int32_t>(op);
-  case DataType::U8:
-    return kernelFor<std::uint8_t>(op);
-  }
-  return nullptr;
+  return gpu::selectKernel<BlockKernels>(type, op);
 }
 
 cudaError_t launchBlockKernel(const void* kernel, int blocks, int threads, cudaStream_t stream,

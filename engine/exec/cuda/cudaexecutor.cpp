@@ -68,7 +68,7 @@ private:
   bool enablePeerAccess(Diagnostics& out);
   bool allocateBuffers(const Setup& setup, Diagnostics& out);
   bool chooseGeometry(const Setup& setup, Diagnostics& out);
-  bool buildSync(Diagnostics& out);
+  bool buildSync(const cpu::RunPlan& plan, Diagnostics& out);
   bool buildTables(const Setup& setup, Diagnostics& out);
   DeviceRun& runOf(int rank);
   bool synchronizeAll(const char* after, Diagnostics& out);
@@ -253,8 +253,13 @@ bool CudaExecutor::chooseGeometry(const Setup& setup, Diagnostics& out)
     }
     return true;
   }
-  // About one block per SM: enough to reach the memory's speed without starving the waits.
-  for (m_replicas = std::max(1, fewestSms / mostBlocks); m_replicas > 1; m_replicas /= 2) {
+  // About one block per SM reaches the memory's speed; but a replica moving less than 16 KiB
+  // per step spends its time on flags, so small messages use fewer blocks.
+  const std::int64_t stepBytes =
+      std::min(setup.plan.sliceElements, setup.plan.chunkElements) * setup.plan.elementSize;
+  const int useful = static_cast<int>(std::clamp<std::int64_t>(stepBytes >> 14, 1, 1 << 12));
+  for (m_replicas = std::clamp(fewestSms / mostBlocks, 1, useful); m_replicas > 1;
+       m_replicas /= 2) {
     if (fitsEverywhere(m_replicas))
       return true;
   }
@@ -270,7 +275,7 @@ bool CudaExecutor::chooseGeometry(const Setup& setup, Diagnostics& out)
   return false;
 }
 
-bool CudaExecutor::buildSync(Diagnostics& out)
+bool CudaExecutor::buildSync(const cpu::RunPlan& plan, Diagnostics& out)
 {
   const std::size_t connections = m_layout.connections.size();
   const std::size_t blocks = m_layout.blocks.size();
@@ -280,6 +285,7 @@ bool CudaExecutor::buildSync(Diagnostics& out)
   std::map<int, std::size_t> stagingBytes;
   std::vector<std::size_t> connectionOffset(connections * replicas);
   std::vector<std::size_t> stagingOffset(connections * replicas);
+  std::vector<std::int64_t> slotBytes(connections * replicas);
   std::vector<std::size_t> flagOffset(blocks * replicas);
   for (std::size_t i = 0; i < connections * replicas; ++i) {
     const gpu::ConnectionLayout& connection = m_layout.connections[i % connections];
@@ -290,10 +296,11 @@ bool CudaExecutor::buildSync(Diagnostics& out)
         roundUp(2 * sizeof(gpu::Counter) +
                     static_cast<std::size_t>(connection.slotCount) * sizeof(gpu::Message),
                 kLine);
+    slotBytes[i] = gpu::stagingSlotBytes(connection, plan, m_replicas);
     stagingOffset[i] = stagingBytes[sender];
-    stagingBytes[sender] += roundUp(
-        static_cast<std::size_t>(connection.stagingBytes) * static_cast<std::size_t>(connection.slotCount),
-        kLine);
+    stagingBytes[sender] += roundUp(static_cast<std::size_t>(slotBytes[i]) *
+                                        static_cast<std::size_t>(connection.slotCount),
+                                    kLine);
   }
   for (std::size_t i = 0; i < blocks * replicas; ++i) {
     const int device = m_deviceOfRank[static_cast<std::size_t>(m_layout.blocks[i % blocks].rank)];
@@ -314,8 +321,8 @@ bool CudaExecutor::buildSync(Diagnostics& out)
     view.consumed = reinterpret_cast<gpu::Counter*>(base + sizeof(gpu::Counter));
     view.messages = reinterpret_cast<gpu::Message*>(base + 2 * sizeof(gpu::Counter));
     view.slotCount = connection.slotCount;
-    view.stagingBytes = connection.stagingBytes;
-    if (connection.stagingBytes > 0)
+    view.stagingBytes = slotBytes[i];
+    if (slotBytes[i] > 0)
       view.staging = runOf(connection.key.from).staging.data() + stagingOffset[i];
   }
   m_flags.resize(blocks * replicas);
@@ -400,7 +407,8 @@ bool CudaExecutor::prepare(const Setup& setup, Diagnostics& out)
   const std::size_t statusBytes = runners * static_cast<std::size_t>(m_replicas) *
                                   sizeof(gpu::BlockStatus);
   if (!m_status.allocate(statusBytes, "block statuses", out) ||
-      !m_abort.allocate(sizeof(std::uint32_t), "the abort flag", out) || !buildSync(out) ||
+      !m_abort.allocate(sizeof(std::uint32_t), "the abort flag", out) ||
+      !buildSync(setup.plan, out) ||
       !buildTables(setup, out))
     return false;
   if (setup.options.trace &&
@@ -483,7 +491,15 @@ bool CudaExecutor::start(bool trace, Diagnostics& out)
     if (!check(launched, "launching " + std::to_string(blocks) + " blocks of " +
                              std::to_string(run.threads) + " threads",
                run.device, out)) {
-      abort(); // blocks already started on other devices must not wait for this one
+      // Blocks already started on other GPUs wait for this one: stop them before anything
+      // they use is freed.
+      abort();
+      for (DeviceRun& started : m_devices) {
+        if (&started == &run)
+          break;
+        cudaSetDevice(started.device);
+        cudaStreamSynchronize(started.queue.stream());
+      }
       return false;
     }
     cudaEventRecord(run.queue.stopped(), run.queue.stream());
@@ -562,10 +578,28 @@ bool CudaExecutor::download(cpu::RunState& mirror, std::vector<std::uint64_t>* t
 
 void CudaExecutor::release()
 {
+  if (!m_devices.empty() && !finished()) {
+    // A kernel that ignored the abort still uses this memory, and freeing it would wait for the
+    // kernel forever: leave it to the process's end (the diagnostic says the device needs a reset).
+    for (DeviceRun& run : m_devices) {
+      run.sync.abandon();
+      run.staging.abandon();
+      run.tables.abandon();
+    }
+    for (auto& buffers : m_memory) {
+      for (cuda::DeviceBuffer& buffer : buffers)
+        buffer.abandon();
+    }
+    m_trace.abandon();
+    m_status.abandon();
+    m_abort.abandon();
+  }
   m_devices.clear();
   m_memory.clear();
   m_pristine.clear();
   m_trace = {};
+  m_status.reset();
+  m_abort.reset();
   m_views.clear();
   m_flags.clear();
   m_memoryTable.clear();

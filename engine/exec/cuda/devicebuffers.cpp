@@ -58,12 +58,20 @@ bool DeviceBuffer::allocate(int device, std::size_t bytes, const std::string& wh
 
 MappedHostBuffer::~MappedHostBuffer()
 {
+  reset();
+}
+
+void MappedHostBuffer::reset()
+{
   if (m_host)
     cudaFreeHost(m_host);
+  m_host = nullptr;
+  m_device = nullptr;
 }
 
 bool MappedHostBuffer::allocate(std::size_t bytes, const std::string& what, Diagnostics& out)
 {
+  reset();
   void* host = nullptr;
   if (!check(cudaHostAlloc(&host, bytes, cudaHostAllocMapped | cudaHostAllocPortable),
              "cudaHostAlloc of " + std::to_string(bytes) + " bytes for " + what, -1, out))

@@ -28,6 +28,8 @@ public:
   std::byte* data() const { return m_data; }
   std::size_t size() const { return m_size; }
   int device() const { return m_device; }
+  /// Forgets the memory without freeing it (a kernel that cannot be stopped still uses it).
+  void abandon() { m_data = nullptr; }
 
 private:
   void reset();
@@ -45,9 +47,12 @@ public:
   MappedHostBuffer& operator=(const MappedHostBuffer&) = delete;
   ~MappedHostBuffer();
 
+  /// Frees what it held, then allocates `bytes`.
   bool allocate(std::size_t bytes, const std::string& what, Diagnostics& out);
+  void reset();
   std::byte* host() const { return m_host; }
   std::byte* device() const { return m_device; }
+  void abandon() { m_host = nullptr; }
 
 private:
   std::byte* m_host = nullptr;

@@ -38,9 +38,8 @@ public:
       const std::int64_t base = std::int64_t{slice} * m_program.sliceElements;
       const std::int64_t rest = m_program.chunkElements - base;
       const std::int64_t length = rest < m_program.sliceElements ? rest : m_program.sliceElements;
-      const std::int64_t align = m_program.alignElements;
       const std::int64_t part =
-          ((length + m_program.replicas - 1) / m_program.replicas + align - 1) / align * align;
+          replicaPart(length, m_program.replicas, m_program.alignElements);
       const std::int64_t skip = std::int64_t{m_replica} * part;
       const std::int64_t left = length > skip ? length - skip : 0;
       const std::int64_t offset = base + skip;

@@ -113,9 +113,7 @@ BlockLayout layoutBlocks(const cpu::RunPlan& plan)
       if (step.sendMode == SendMode::Stage) {
         ConnectionLayout& connection =
             layout.connections[static_cast<std::size_t>(tb.sendConnection)];
-        connection.stagingBytes =
-            std::max(connection.stagingBytes,
-                     std::int64_t{step.cnt} * plan.sliceElements * plan.elementSize);
+        connection.stagingChunks = std::max(connection.stagingChunks, step.cnt);
         ++layout.stagedSteps;
       } else if (step.sendMode != SendMode::None) {
         ++layout.pulledSteps;
@@ -124,10 +122,16 @@ BlockLayout layoutBlocks(const cpu::RunPlan& plan)
     }
     layout.blocks.push_back(block);
   }
-  // Slots start 16-byte aligned so whole slices move as vectors.
-  for (ConnectionLayout& connection : layout.connections)
-    connection.stagingBytes = (connection.stagingBytes + 15) / 16 * 16;
   return layout;
+}
+
+std::int64_t stagingSlotBytes(const ConnectionLayout& connection, const cpu::RunPlan& plan,
+                              int replicas)
+{
+  const std::int64_t part =
+      replicaPart(plan.sliceElements, replicas, std::max(1, 16 / plan.elementSize));
+  // Slots start 16-byte aligned so whole parts move as vectors.
+  return (connection.stagingChunks * part * plan.elementSize + 15) / 16 * 16;
 }
 
 } // namespace cs::gpu

@@ -17,7 +17,7 @@ namespace cs::gpu {
 struct ConnectionLayout {
   ConnectionKey key;             ///< sender rank (from), receiver rank (to), channel
   std::int32_t slotCount = 1;
-  std::int64_t stagingBytes = 0; ///< per slot; 0 when no message on it is staged
+  std::int32_t stagingChunks = 0; ///< largest cnt of a staged message; 0: nothing is staged
 };
 
 struct BlockLayout {
@@ -31,5 +31,10 @@ struct BlockLayout {
 
 /// Lays out `plan` for the GPU executor.
 BlockLayout layoutBlocks(const cpu::RunPlan& plan);
+
+/// Bytes of one staging slot of `connection` when each (rank, tb) runs as `replicas` replicas:
+/// its largest staged message over one replica's part of a slice, a multiple of 16.
+std::int64_t stagingSlotBytes(const ConnectionLayout& connection, const cpu::RunPlan& plan,
+                              int replicas);
 
 } // namespace cs::gpu

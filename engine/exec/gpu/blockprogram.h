@@ -94,6 +94,15 @@ struct alignas(64) BlockStatus {
 };
 inline constexpr std::uint32_t kProgressEvery = 32;
 
+/// Elements of each replica's part of a slice of `length` elements: equal parts, rounded up to a
+/// multiple of `align` so every part starts on a 16-byte vector; the last parts may be shorter
+/// or empty.
+CS_HD inline std::int64_t replicaPart(std::int64_t length, std::int32_t replicas,
+                                      std::int32_t align)
+{
+  return ((length + replicas - 1) / replicas + align - 1) / align * align;
+}
+
 /// Everything one launch reads.
 ///
 /// Replicas: the program is element-wise, so R copies of it, each over its own part of every

@@ -93,9 +93,9 @@ bool EmulatedGpuExecutor::prepare(const Setup& setup, Diagnostics& /*out*/)
     view.consumed = &s.consumed[c];
     view.messages = s.messages[c].data();
     view.slotCount = layout.slotCount;
-    view.stagingBytes = layout.stagingBytes;
-    if (layout.stagingBytes > 0) {
-      s.staging[c].resize(static_cast<std::size_t>(layout.stagingBytes * layout.slotCount + 16));
+    view.stagingBytes = stagingSlotBytes(layout, plan, s.replicas);
+    if (view.stagingBytes > 0) {
+      s.staging[c].resize(static_cast<std::size_t>(view.stagingBytes * layout.slotCount + 16));
       view.staging = aligned16(s.staging[c]);
     }
     s.connections.push_back(view);

@@ -1,0 +1,20 @@
+# cs_exec_nccl: the NCCL executor (DESIGN.md §5), one rank per GPU exchanging through NCCL.
+# Included from engine/CMakeLists.txt when CUDA and NCCL were found; paths are relative to engine/.
+add_library(cs_exec_nccl STATIC
+  exec/nccl/ncclexecutor.h exec/nccl/ncclexecutor.cpp
+  exec/nccl/ncclrounds.h exec/nccl/ncclrounds.cpp
+  exec/nccl/phasegraph.h
+  exec/nccl/rankdevices.h exec/nccl/rankdevices.cpp
+  exec/nccl/ncclsession.h exec/nccl/ncclsession.cpp exec/nccl/ncclsessionlaunch.cpp
+  exec/nccl/librarycollective.h exec/nccl/librarycollective.cpp
+  exec/nccl/ncclcheck.h exec/nccl/ncclcheck.cpp
+  exec/nccl/ncclkernels.h exec/nccl/ncclkernels.cu
+)
+target_link_libraries(cs_exec_nccl PUBLIC cs::engine PRIVATE CUDA::cudart ${CSTUDIO_NCCL_LIBRARY})
+target_include_directories(cs_exec_nccl PRIVATE ${CSTUDIO_NCCL_INCLUDE_DIR})
+# The local kernels use gpu/elementops.h, which calls constexpr functions from device code.
+target_compile_options(cs_exec_nccl PRIVATE
+  $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr -Xcompiler=-Wall,-Wextra>)
+set_target_properties(cs_exec_nccl PROPERTIES CUDA_STANDARD 20 CUDA_STANDARD_REQUIRED ON
+  CUDA_EXTENSIONS OFF)
+cstudio_target_warnings(cs_exec_nccl)

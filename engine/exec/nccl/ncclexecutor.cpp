@@ -1,0 +1,352 @@
+#include "ncclexecutor.h"
+
+#include "exec/cpu/reference.h"
+#include "model/collectivespec.h"
+#include "ncclrounds.h"
+#include "ncclsession.h"
+#include "rankdevices.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <new>
+
+namespace cs {
+
+namespace {
+
+std::string formatSeconds(double seconds)
+{
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", seconds);
+  return text;
+}
+
+nccl::VisibleDevices visibleDevices()
+{
+  int count = 0;
+  const cudaError_t error = cudaGetDeviceCount(&count);
+  if (error != cudaSuccess) {
+    cudaGetLastError(); // a missing driver is not this thread's next call's problem
+    return {std::nullopt, std::string(cudaGetErrorString(error)) + ", " + cudaGetErrorName(error)};
+  }
+  return {count, {}};
+}
+
+/// The root of NCCL's broadcast or reduce: the one asked for, else the program's own when its
+/// data flow names exactly one (as verification infers it), else rank 0.
+int libraryRoot(const Program& program, const ExecOptions& options)
+{
+  if (options.root)
+    return *options.root;
+  if (program.collective != Collective::Broadcast && program.collective != Collective::Reduce)
+    return 0;
+  const std::vector<int> candidates = rootCandidates(program);
+  return candidates.size() == 1 ? candidates.front() : 0;
+}
+
+Location locationOf(const BlockedPosition& position)
+{
+  Location location;
+  location.rank = position.rank;
+  location.tb = position.tb;
+  location.step = position.step;
+  return location;
+}
+
+void reportBlocked(std::string message, std::vector<BlockedPosition> blocked, ExecResult& result,
+                   Diagnostics& out)
+{
+  std::vector<Location> related;
+  for (const BlockedPosition& position : blocked)
+    related.push_back(locationOf(position));
+  if (!blocked.empty())
+    message += " (first: " + describe(blocked.front()) + ")";
+  Diagnostic& hang =
+      out.error("exec.hang", message, related.empty() ? Location{} : related.front());
+  hang.related = std::move(related);
+  result.blocked = std::move(blocked);
+  result.status = ExecStatus::Hung;
+}
+
+/// "rank 0 in round 3 of 14, rank 1 finished".
+std::string describeStalled(const std::vector<nccl::StalledRank>& stalled, int rounds)
+{
+  std::string text;
+  for (const nccl::StalledRank& rank : stalled) {
+    text += (text.empty() ? "rank " : ", rank ") + std::to_string(rank.rank) +
+            (rank.round < 0
+                 ? " finished"
+                 : " in round " + std::to_string(rank.round) + " of " + std::to_string(rounds));
+  }
+  return text;
+}
+
+/// The positions a stopped run was at: for each rank that had not finished, the first step of
+/// the round it was in (a receive if the round has one, since that is what a stuck group waits
+/// for).
+std::vector<BlockedPosition> stalledPositions(const cpu::RunPlan& plan,
+                                              const nccl::RoundSchedule& schedule,
+                                              const std::vector<nccl::StalledRank>& stalled)
+{
+  std::vector<BlockedPosition> blocked;
+  for (const nccl::StalledRank& rank : stalled) {
+    if (rank.round < 0)
+      continue;
+    const nccl::RankRound& round =
+        schedule.ranks[static_cast<std::size_t>(rank.rank)][static_cast<std::size_t>(rank.round)];
+    BlockedPosition position;
+    position.rank = rank.rank;
+    position.slice = 0;
+    position.waitsFor = WaitKind::Message;
+    const nccl::PeerOp* op = !round.recvs.empty()   ? &round.recvs.front()
+                             : !round.sends.empty() ? &round.sends.front()
+                                                    : nullptr;
+    if (op) {
+      position.tb = op->tb;
+      position.step = op->step;
+      position.peer = op->peer;
+      position.channel = op->chan;
+    } else if (!round.locals.empty()) {
+      position.tb = round.locals.front().tb;
+      position.step = round.locals.front().step;
+      position.channel =
+          plan
+              .threadblocks[static_cast<std::size_t>(
+                  plan.firstThreadblock[static_cast<std::size_t>(rank.rank)] + position.tb)]
+              .chan;
+    }
+    blocked.push_back(position);
+  }
+  return blocked;
+}
+
+Trace buildTrace(const cpu::RunPlan& plan, const nccl::RoundSchedule& schedule,
+                 const std::vector<std::vector<double>>& roundEnds)
+{
+  Trace trace;
+  trace.source = "nccl";
+  trace.ranks = plan.ranks;
+  for (std::size_t t = 0; t < plan.threadblocks.size(); ++t) {
+    const cpu::PlannedThreadblock& tb = plan.threadblocks[t];
+    const std::vector<double>& ends = roundEnds[static_cast<std::size_t>(tb.rank)];
+    const auto endOf = [&](int round) {
+      return round < 0 || ends.empty() ? 0.0
+                                       : ends[static_cast<std::size_t>(
+                                             std::min(round, static_cast<int>(ends.size()) - 1))];
+    };
+    for (std::size_t s = 0; s < tb.steps.size(); ++s) {
+      const cpu::PlannedStep& step = tb.steps[s];
+      const nccl::StepTimes& times = schedule.steps[t][s];
+      int first = -1;
+      int last = -1;
+      for (const int time : {times.recv, times.local, times.stage, times.send}) {
+        if (time < 0)
+          continue;
+        const int round = nccl::RoundSchedule::roundOf(time);
+        first = first < 0 ? round : std::min(first, round);
+        last = std::max(last, round);
+      }
+      const OpTraits traits = opTraits(step.type);
+      TraceEvent event;
+      event.rank = tb.rank;
+      event.tb = tb.tb;
+      event.step = static_cast<int>(s);
+      event.slice = 0;
+      event.op = step.type;
+      event.peer = traits.sends ? tb.send : traits.receives ? tb.recv : -1;
+      event.recvPeer = traits.receives ? tb.recv : -1;
+      event.channel = tb.chan;
+      event.bytes = std::int64_t{step.cnt} * plan.chunkElements * plan.elementSize;
+      if (first < 0) { // a nop: an instant where the threadblock reached it
+        event.start = event.end = endOf(nccl::RoundSchedule::roundOf(times.start) - 1);
+      } else {
+        event.start = endOf(first - 1);
+        event.end = endOf(last);
+      }
+      trace.totalUs = std::max(trace.totalUs, event.end);
+      trace.events.push_back(std::move(event));
+    }
+  }
+  return trace;
+}
+
+class NcclExecutor final : public Executor
+{
+public:
+  std::string_view name() const override { return "nccl"; }
+
+  ExecResult run(const Program& program, const ExecOptions& options) override
+  {
+    // Sizes come from users: a run that does not fit in host memory is a result, not a crash.
+    try {
+      return runChecked(program, options);
+    } catch (const std::bad_alloc&) {
+      ExecResult result;
+      result.diagnostics.push_back({Severity::Error,
+                                    "exec.memory",
+                                    "not enough host memory for " + std::to_string(options.bytes) +
+                                        " bytes on each of " + std::to_string(program.ngpus) +
+                                        " ranks (the host copy used for verification)",
+                                    {},
+                                    {}});
+      return result;
+    }
+  }
+
+private:
+  ExecResult runChecked(const Program& program, const ExecOptions& options);
+  void runOnGpus(const Program& program, const ExecOptions& options,
+                 const nccl::RoundSchedule& schedule, const std::vector<int>& devices,
+                 cpu::RunState& mirror, ExecResult& result, Diagnostics& out);
+  void runLibrary(const nccl::LibraryCall& call, const ExecOptions& options,
+                  nccl::NcclSession& session, ExecResult& result, Diagnostics& out);
+};
+
+ExecResult NcclExecutor::runChecked(const Program& program, const ExecOptions& options)
+{
+  ExecResult result;
+  Diagnostics out;
+  if (options.iterations < 1 || options.warmup < 0) {
+    out.error("exec.options", "iterations must be at least 1 and warm-up at least 0");
+    result.diagnostics = out.take();
+    return result;
+  }
+  std::optional<cpu::RunPlan> plan = cpu::planRun(program, options, out);
+  if (!plan) {
+    result.diagnostics = out.take();
+    return result;
+  }
+  result.mode = plan->mode;
+  result.count = plan->count;
+  result.chunkElements = plan->chunkElements;
+  result.slices = 1;
+  // The schedule needs no GPU: a deadlocking program is reported as such on any machine.
+  std::vector<BlockedPosition> blocked;
+  const std::optional<nccl::RoundSchedule> schedule = nccl::scheduleRounds(*plan, blocked, out);
+  if (!schedule) {
+    if (!blocked.empty()) {
+      reportBlocked("the program deadlocks: its threadblocks wait for each other in a cycle (or "
+                    "for a message nobody sends), so no order of grouped NCCL calls exists; " +
+                        std::to_string(blocked.size()) +
+                        " threadblocks would wait forever and the NCCL executor did not run it",
+                    std::move(blocked), result, out);
+    }
+    result.diagnostics = out.take();
+    return result;
+  }
+  const std::optional<std::vector<int>> devices =
+      nccl::assignDevices(program.ngpus, visibleDevices(), options.deviceOfRank, out);
+  if (!devices) {
+    result.diagnostics = out.take();
+    return result;
+  }
+  out.info("exec.nccl-no-slicing",
+           "the NCCL executor has no slicing loop: each step moves its cnt × " +
+               std::to_string(plan->chunkElements) +
+               " elements as one message, and the program runs as " +
+               std::to_string(schedule->rounds) + " rounds of grouped ncclSend/ncclRecv" +
+               (schedule->stagedSends > 0
+                    ? " (" + std::to_string(schedule->stagedSends) +
+                          " sends are staged in a copy because a later step overwrites their "
+                          "source)"
+                    : std::string()));
+  cpu::RunState mirror(std::move(*plan));
+  cpu::initialiseMemory(program, options.dtype, options.op, mirror);
+  runOnGpus(program, options, *schedule, *devices, mirror, result, out);
+  result.diagnostics = out.take();
+  return result;
+}
+
+void NcclExecutor::runOnGpus(const Program& program, const ExecOptions& options,
+                             const nccl::RoundSchedule& schedule, const std::vector<int>& devices,
+                             cpu::RunState& mirror, ExecResult& result, Diagnostics& out)
+{
+  const cpu::RunPlan& plan = mirror.plan;
+  const std::optional<nccl::LibraryCall> library = nccl::libraryCallFor(
+      program.collective, plan.mode, plan.ranks, plan.count, libraryRoot(program, options));
+  nccl::NcclSession::Config config;
+  config.dtype = options.dtype;
+  config.op = options.op;
+  config.chunkElements = plan.chunkElements;
+  config.elementSize = plan.elementSize;
+  config.libraryRuns = library ? options.warmup + options.iterations : 0;
+  // Shared with the rank threads, which may outlive this call if NCCL never returns to them.
+  const auto session = std::make_shared<nccl::NcclSession>(config);
+  const auto finish = [&] { session->close(options.timeoutSeconds, out); };
+  if (!session->open(devices, out) || !session->upload(program, schedule, mirror, out))
+    return finish();
+  const int total = options.warmup + options.iterations;
+  for (int iteration = 0; iteration < total; ++iteration) {
+    const nccl::LaunchOutcome outcome =
+        session->launch(nccl::Work::Iteration, iteration > 0, options.timeoutSeconds, out);
+    if (outcome == nccl::LaunchOutcome::Failed)
+      return finish();
+    if (outcome == nccl::LaunchOutcome::Hung) {
+      const std::vector<nccl::StalledRank> stalled = session->stalledRanks();
+      reportBlocked("no progress for " + formatSeconds(options.timeoutSeconds) +
+                        " s: the watchdog aborted the NCCL communicators (" +
+                        describeStalled(stalled, schedule.rounds) + ")",
+                    stalledPositions(plan, schedule, stalled), result, out);
+      return finish();
+    }
+    if (iteration >= options.warmup) {
+      const std::optional<double> us = session->iterationUs(out);
+      if (!us)
+        return finish();
+      result.iterationUs.push_back(*us);
+    }
+  }
+  std::optional<std::vector<std::vector<double>>> roundEnds;
+  if (options.trace && !(roundEnds = session->roundEndUs(schedule.rounds, out)))
+    return finish();
+  if (!session->download(mirror, out))
+    return finish();
+  cpu::Verification verification = cpu::verifyResult(program, options, mirror);
+  result.status = verification.status;
+  result.wrong = verification.wrong;
+  result.checked = verification.checked;
+  result.firstWrong = verification.firstWrong;
+  result.verification = std::move(verification.note);
+  if (options.trace) {
+    result.trace = buildTrace(plan, schedule, *roundEnds);
+    result.trace.device = session->description();
+    result.trace.bytes = options.bytes;
+  }
+  if (library)
+    runLibrary(*library, options, *session, result, out);
+  finish();
+}
+
+void NcclExecutor::runLibrary(const nccl::LibraryCall& call, const ExecOptions& options,
+                              nccl::NcclSession& session, ExecResult& result, Diagnostics& out)
+{
+  // The program's result stands whatever happens here: problems become warnings.
+  Diagnostics library;
+  if (session.prepareLibrary(call, library)) {
+    const nccl::LaunchOutcome outcome =
+        session.launch(nccl::Work::Library, false, options.timeoutSeconds, library);
+    if (outcome == nccl::LaunchOutcome::Finished) {
+      result.libraryUs = session.libraryUs(options.warmup, library);
+      if (!result.libraryUs.empty())
+        result.libraryCall = call.name;
+    } else if (outcome == nccl::LaunchOutcome::Hung) {
+      library.error("exec.hang", call.name + " made no progress for " +
+                                     formatSeconds(options.timeoutSeconds) +
+                                     " s; the watchdog aborted it");
+    }
+  }
+  for (Diagnostic diagnostic : library.take()) {
+    diagnostic.severity = Severity::Warning;
+    diagnostic.message = "NCCL's own collective, measured for comparison: " + diagnostic.message;
+    out.append({diagnostic});
+  }
+}
+
+} // namespace
+
+std::unique_ptr<Executor> makeNcclExecutor()
+{
+  return std::make_unique<NcclExecutor>();
+}
+
+} // namespace cs

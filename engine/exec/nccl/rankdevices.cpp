@@ -1,0 +1,69 @@
+#include "rankdevices.h"
+
+#include <algorithm>
+#include <set>
+
+namespace cs::nccl {
+
+namespace {
+
+std::string gpus(int count)
+{
+  return std::to_string(count) + (count == 1 ? " GPU is" : " GPUs are");
+}
+
+} // namespace
+
+std::optional<std::vector<int>> assignDevices(int ranks, const VisibleDevices& visible,
+                                              const std::vector<int>& deviceOfRank,
+                                              Diagnostics& out)
+{
+  const std::string rankText = std::to_string(ranks) + (ranks == 1 ? " rank" : " ranks");
+  if (!visible.count) {
+    out.error("exec.nccl-devices",
+              "the NCCL executor runs one rank per GPU, but the CUDA runtime found no GPU (" +
+                  visible.why + "); this program has " + rankText +
+                  "; use --backend cpu to run it without a GPU");
+    return std::nullopt;
+  }
+  const int count = *visible.count;
+  if (count < 2 || count < ranks) {
+    out.error("exec.nccl-devices", "the NCCL executor runs one rank per GPU" +
+                                       std::string(count < 2 ? " and needs at least 2 GPUs" : "") +
+                                       ": this program has " + rankText + " but " + gpus(count) +
+                                       " visible; use --backend cuda to run many ranks on one GPU");
+    return std::nullopt;
+  }
+  if (deviceOfRank.empty()) {
+    std::vector<int> devices(static_cast<std::size_t>(ranks));
+    for (int r = 0; r < ranks; ++r)
+      devices[static_cast<std::size_t>(r)] = r;
+    return devices;
+  }
+  if (static_cast<int>(deviceOfRank.size()) != ranks) {
+    out.error("exec.nccl-devices", "the device list names " + std::to_string(deviceOfRank.size()) +
+                                       " devices but this program has " + rankText);
+    return std::nullopt;
+  }
+  std::set<int> used;
+  for (int r = 0; r < ranks; ++r) {
+    const int device = deviceOfRank[static_cast<std::size_t>(r)];
+    if (device < 0 || device >= count) {
+      out.error("exec.nccl-devices", "rank " + std::to_string(r) + " is mapped to device " +
+                                         std::to_string(device) + " but only devices 0.." +
+                                         std::to_string(count - 1) + " are visible");
+      return std::nullopt;
+    }
+    if (!used.insert(device).second) {
+      const auto first = std::find(deviceOfRank.begin(), deviceOfRank.end(), device);
+      out.error("exec.nccl-devices",
+                "ranks " + std::to_string(first - deviceOfRank.begin()) + " and " +
+                    std::to_string(r) + " are both mapped to device " + std::to_string(device) +
+                    "; the NCCL executor runs one rank per GPU (--backend cuda shares GPUs)");
+      return std::nullopt;
+    }
+  }
+  return deviceOfRank;
+}
+
+} // namespace cs::nccl
