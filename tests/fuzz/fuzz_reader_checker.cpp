@@ -4,12 +4,15 @@
 // timeline edit), and the writer. A document the reader
 // accepts without errors must survive a write/read round trip unchanged, unless the writer had to
 // decide something the program does not say (each such decision is a note, e.g. inventing the
-// name a runtime requires).
+// name a runtime requires). What the executors plan before a run (buffer geometry, connections,
+// the GPU executor's block layout and its pull-or-stage decisions) must also hold for any input.
 
 #include "check/checker.h"
 #include "check/schedulecheck.h"
 #include "compile/lift.h"
 #include "compile/lower.h"
+#include "exec/cpu/runplan.h"
+#include "exec/gpu/blocklayout.h"
 #include "io/mscclxmlreader.h"
 #include "io/mscclxmlwriter.h"
 
@@ -36,6 +39,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)cs::lowerSchedule(*lifted.schedule, {.dialect = cs::detectDialect(*read.program),
                                                .protocol = read.program->proto,
                                                .instances = 1});
+  }
+  const int chunks = read.program->nchunksperloop;
+  if (chunks > 0 && chunks <= 4096 && read.program->ngpus > 0 && read.program->ngpus <= 4096) {
+    cs::ExecOptions exec;
+    exec.bytes = std::int64_t{chunks} *
+                 cs::sizeMultiplier(read.program->collective, read.program->ngpus) * 3 * 4;
+    cs::Diagnostics ignored;
+    if (const auto plan = cs::cpu::planRun(*read.program, exec, ignored))
+      (void)cs::gpu::layoutBlocks(*plan);
   }
   if (read.hasErrors())
     return 0;
