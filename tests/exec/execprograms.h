@@ -50,8 +50,7 @@ inline void addTypeAndOpRows()
 /// Two ranks with `chunks` input chunks and one scratch chunk each, used in place; rank r's
 /// single threadblock sends to and receives from rank 1 - r and runs `stepsOf(r)`.
 template <typename StepsOf>
-Program twoRankProgram(const std::string& name, Collective collective, int chunks,
-                       StepsOf stepsOf)
+Program twoRankProgram(const std::string& name, Collective collective, int chunks, StepsOf stepsOf)
 {
   Program program;
   program.name = name;

@@ -3,6 +3,7 @@
 // a deadlock the watchdog must stop, every data type and reduction, and the trace's shape.
 
 #include "exec/cpu/reference.h"
+#include "exec/cpu/runplan.h"
 #include "exec/execprograms.h"
 #include "exec/executor.h"
 #include "library/ringallreduce.h"
@@ -99,10 +100,7 @@ private slots:
     QCOMPARE(result.mode, CallMode::InPlace);
   }
 
-  void everyTypeAndOp_data()
-  {
-    test::addTypeAndOpRows();
-  }
+  void everyTypeAndOp_data() { test::addTypeAndOpRows(); }
   void everyTypeAndOp()
   {
     QFETCH(int, type);
@@ -158,6 +156,63 @@ private slots:
     QCOMPARE(execStatusName(outOfPlace.status), std::string_view("wrong"));
     QCOMPARE(outOfPlace.wrong, qint64(400));
     QCOMPARE(outOfPlace.diagnostics.front().code, std::string("exec.mode-undeclared"));
+  }
+
+  void ringReadsForwardedChunksInPlace()
+  {
+    // Per rank: s of its first chunk (received again at the end: copied), rrs (a sum stored
+    // nowhere: copied), rrcs and rcs (chunks nothing writes afterwards: read in place), r.
+    ExecOptions options = smallRun(4 * 64 * 4);
+    Diagnostics out;
+    const std::optional<cpu::RunPlan> plan =
+        cpu::planRun(makeRingAllReduce({4, 1, Protocol::Simple}), options, out);
+    QVERIFY(plan.has_value());
+    for (const cpu::PlannedThreadblock& tb : plan->threadblocks) {
+      for (const cpu::PlannedStep& step : tb.steps) {
+        const bool forwardsStored =
+            step.type == OpType::RecvCopySend || step.type == OpType::RecvReduceCopySend;
+        QCOMPARE(step.sendsInPlace, forwardsStored);
+      }
+    }
+  }
+
+  void sendIsCopiedWhenAnotherThreadblockWritesItsChunk()
+  {
+    // Rank 0 sends i[1] from tb 0 while its tb 1 copies i[0] into i[1]: the receiver must see
+    // i[1] as it was when sent, so the send is copied; rank 1's send of i[0] is read in place.
+    Program program = test::twoRankProgram("overwrite", Collective::Custom, 2, [](int r) {
+      if (r == 0)
+        return std::vector<Step>{inPlaceStep(0, OpType::Send, 1, -1)};
+      return std::vector<Step>{inPlaceStep(0, OpType::Recv, -1, 1)};
+    });
+    ThreadBlock local;
+    local.id = 1;
+    local.steps = {inPlaceStep(0, OpType::Copy, 0, 1)};
+    program.gpus[0].threadblocks.push_back(local);
+    Diagnostics out;
+    std::optional<cpu::RunPlan> plan = cpu::planRun(program, smallRun(2 * 8 * 4), out);
+    QVERIFY(plan.has_value());
+    QCOMPARE(plan->threadblocks[0].steps[0].sendsInPlace, false);
+    program.gpus[0].threadblocks.pop_back();
+    plan = cpu::planRun(program, smallRun(2 * 8 * 4), out);
+    QVERIFY(plan.has_value());
+    QCOMPARE(plan->threadblocks[0].steps[0].sendsInPlace, true);
+  }
+
+  void sendIsCopiedWhenBothEndsCutMessagesDifferently()
+  {
+    // Rank 0 sends once per slice, rank 1 receives twice: message k is sent in slice k but
+    // received in slice k / 2, so only the copy's layout gives the runtime's meaning.
+    const Program program = test::twoRankProgram("uneven", Collective::Custom, 2, [](int r) {
+      if (r == 0)
+        return std::vector<Step>{inPlaceStep(0, OpType::Send, 0, -1)};
+      return std::vector<Step>{inPlaceStep(0, OpType::Recv, -1, 0),
+                               inPlaceStep(1, OpType::Recv, -1, 1)};
+    });
+    Diagnostics out;
+    const std::optional<cpu::RunPlan> plan = cpu::planRun(program, smallRun(2 * 8 * 4), out);
+    QVERIFY(plan.has_value());
+    QCOMPARE(plan->threadblocks[0].steps[0].sendsInPlace, false);
   }
 
   void watchdogStopsRingWithOneSlot()

@@ -42,7 +42,7 @@ std::unique_ptr<Executor> gpuExecutor()
   do {                                                                                             \
     std::string why;                                                                               \
     if (!visibleCudaDevices(&why))                                                                 \
-      QSKIP(qPrintable("no GPU: " + QString::fromStdString(why)));                                \
+      QSKIP(qPrintable("no GPU: " + QString::fromStdString(why)));                                 \
   } while (false)
 #else
 #define CS_REQUIRE_GPU() static_cast<void>(0)
@@ -120,10 +120,7 @@ private slots:
     QCOMPARE(result.iterationUs.size(), std::size_t(2));
   }
 
-  void everyTypeAndOp_data()
-  {
-    test::addTypeAndOpRows();
-  }
+  void everyTypeAndOp_data() { test::addTypeAndOpRows(); }
   void everyTypeAndOp()
   {
     CS_REQUIRE_GPU();

@@ -33,15 +33,14 @@ using test::bufferStep;
 using test::inPlaceStep;
 using test::twoRankProgram;
 
-
 /// Both ranks send i[0] and then receive the other's i[0] into it, then the same with i[1] into
 /// scratch: i[0] is overwritten after it was sent, on both ranks at once.
 Program exchange()
 {
   return twoRankProgram("exchange", Collective::Custom, 2, [](int) {
-    return std::vector<Step>{inPlaceStep(0, OpType::Send, 0, -1), inPlaceStep(1, OpType::Recv, -1, 0),
-                             inPlaceStep(2, OpType::Send, 1, -1),
-                             bufferStep(3, OpType::Recv, Buffer::Scratch, -1, 0)};
+    return std::vector<Step>{
+        inPlaceStep(0, OpType::Send, 0, -1), inPlaceStep(1, OpType::Recv, -1, 0),
+        inPlaceStep(2, OpType::Send, 1, -1), bufferStep(3, OpType::Recv, Buffer::Scratch, -1, 0)};
   });
 }
 
@@ -49,7 +48,8 @@ Program exchange()
 Program bothReceiveFirst()
 {
   return twoRankProgram("receive_first", Collective::Custom, 2, [](int) {
-    return std::vector<Step>{inPlaceStep(0, OpType::Recv, -1, 0), inPlaceStep(1, OpType::Send, 1, -1)};
+    return std::vector<Step>{inPlaceStep(0, OpType::Recv, -1, 0),
+                             inPlaceStep(1, OpType::Send, 1, -1)};
   });
 }
 
@@ -432,10 +432,7 @@ private slots:
     }
   }
 
-  void ringAllReduceEmulated_data()
-  {
-    test::addTypeAndOpRows();
-  }
+  void ringAllReduceEmulated_data() { test::addTypeAndOpRows(); }
   void ringAllReduceEmulated()
   {
     QFETCH(int, type);
@@ -543,7 +540,8 @@ private slots:
   {
     // Rank 0 receives twice but rank 1 sends once: the second receive waits forever.
     Program unmatched = twoRankProgram("unmatched", Collective::Custom, 2, [](int r) {
-      std::vector<Step> steps{inPlaceStep(0, OpType::Send, r, -1), inPlaceStep(1, OpType::Recv, -1, 1 - r)};
+      std::vector<Step> steps{inPlaceStep(0, OpType::Send, r, -1),
+                              inPlaceStep(1, OpType::Recv, -1, 1 - r)};
       if (r == 0)
         steps.push_back(inPlaceStep(2, OpType::Recv, -1, 0));
       return steps;

@@ -4,7 +4,7 @@ namespace cs::cpu {
 
 Connection::Connection(int slots, std::int64_t messageBytes)
     : m_slots(static_cast<std::uint32_t>(slots < 1 ? 1 : slots)), m_messageBytes(messageBytes),
-      m_storage(static_cast<std::size_t>(messageBytes) * m_slots), m_elements(m_slots, 0)
+      m_storage(static_cast<std::size_t>(messageBytes) * m_slots), m_messages(m_slots)
 {
 }
 
@@ -22,34 +22,33 @@ std::byte* Connection::slot(std::uint32_t k)
 
 std::byte* Connection::waitForRoom(std::uint32_t k)
 {
-  const bool ready = waitUntil(
-      m_consumed.value, [k, this](std::uint32_t consumed) { return k - consumed < m_slots; });
+  const bool ready =
+      waitUntil(m_consumed, [k, this](std::uint32_t consumed) { return k - consumed < m_slots; });
   return ready ? slot(k) : nullptr;
 }
 
-void Connection::publish(std::uint32_t k, std::int64_t elements)
+void Connection::publish(std::uint32_t k, const Message& message)
 {
-  m_elements[k % m_slots] = elements;
-  cpu::advance(m_published.value, 1);
+  m_messages[k % m_slots] = message;
+  cpu::advance(m_published, 1);
 }
 
-const std::byte* Connection::waitForMessage(std::uint32_t k, std::int64_t* elements)
+std::optional<Message> Connection::waitForMessage(std::uint32_t k)
 {
-  if (!waitUntil(m_published.value, [k](std::uint32_t published) { return published > k; }))
-    return nullptr;
-  *elements = m_elements[k % m_slots];
-  return slot(k);
+  if (!waitUntil(m_published, [k](std::uint32_t published) { return published > k; }))
+    return std::nullopt;
+  return m_messages[k % m_slots];
 }
 
 void Connection::release()
 {
-  cpu::advance(m_consumed.value, 1);
+  cpu::advance(m_consumed, 1);
 }
 
 void Connection::abort()
 {
-  poison(m_published.value);
-  poison(m_consumed.value);
+  poison(m_published);
+  poison(m_consumed);
 }
 
 } // namespace cs::cpu

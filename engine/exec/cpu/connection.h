@@ -6,14 +6,27 @@
 // and messages consumed. A sender blocks while `slots` messages are unconsumed, a receiver while
 // none is published. Messages carry their element count so that a send and a receive whose cnt
 // differ are caught instead of silently misreading.
+//
+// A message's data lies either in its slot (the sender copied it there) or in the sender's own
+// memory, when the plan proved that nothing changes it any more (PlannedStep::sendsInPlace); the
+// slot then only bounds the messages in flight, exactly as for a copied message.
 
 #include "waiting.h"
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace cs::cpu {
+
+/// Where a published message's data is: piece j (one per chunk of the step's cnt) starts at
+/// data + j · pieceStride.
+struct Message {
+  const std::byte* data = nullptr;
+  std::int64_t pieceStride = 0; ///< bytes
+  std::int64_t elements = 0;    ///< cnt × slice elements
+};
 
 class Connection
 {
@@ -28,10 +41,10 @@ public:
 
   /// Sender: waits for room for message `k` (0, 1, …); its slot, or nullptr when aborted.
   std::byte* waitForRoom(std::uint32_t k);
-  /// Sender: publishes message `k` of `elements` elements.
-  void publish(std::uint32_t k, std::int64_t elements);
-  /// Receiver: waits for message `k`; its data and size, or nullptr when aborted.
-  const std::byte* waitForMessage(std::uint32_t k, std::int64_t* elements);
+  /// Sender: publishes message `k`; `message` says where its data lies (slot or sender memory).
+  void publish(std::uint32_t k, const Message& message);
+  /// Receiver: waits for message `k`; nothing when aborted.
+  std::optional<Message> waitForMessage(std::uint32_t k);
   /// Receiver: frees the slot of the oldest message.
   void release();
   /// Wakes both ends for good (watchdog).
@@ -45,7 +58,7 @@ private:
   std::uint32_t m_slots = 1;
   std::int64_t m_messageBytes = 0;
   std::vector<std::byte> m_storage;
-  std::vector<std::int64_t> m_elements; ///< per slot, written before publishing
+  std::vector<Message> m_messages; ///< per slot, written before publishing
 };
 
 } // namespace cs::cpu

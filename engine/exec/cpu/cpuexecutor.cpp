@@ -77,7 +77,7 @@ RunOutcome launch(RunState& state, cpu::Watchdog& watchdog, Diagnostics& out)
         // Nothing may escape a thread (std::terminate); the only throw left is running out of
         // memory while reporting an error, which stops the run like an abort.
         try {
-          if (cpu::waitUntil(gate.value, [](std::uint32_t open) { return open != 0; }))
+          if (cpu::waitUntil(gate, [](std::uint32_t open) { return open != 0; }))
             cpu::runThreadblock(state, i);
         } catch (...) {
           state.abort();
@@ -91,13 +91,13 @@ RunOutcome launch(RunState& state, cpu::Watchdog& watchdog, Diagnostics& out)
               "could not start " + std::to_string(threads) + " threads: " + error.what());
   }
   if (!started) {
-    cpu::poison(gate.value);
+    cpu::poison(gate);
     for (std::thread& worker : workers)
       worker.join();
     return RunOutcome::Failed;
   }
   state.start = Clock::now();
-  cpu::advance(gate.value, 1);
+  cpu::advance(gate, 1);
   const bool finished = watchdog.waitForAll(threads);
   if (!finished)
     state.abort();

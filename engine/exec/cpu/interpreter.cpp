@@ -13,7 +13,7 @@ public:
       : m_state(state), m_plan(state.plan),
         m_tb(state.plan.threadblocks[static_cast<std::size_t>(index)]),
         m_status(state.status[static_cast<std::size_t>(index)]),
-        m_flag(state.flags[static_cast<std::size_t>(index)].value),
+        m_flag(state.flags[static_cast<std::size_t>(index)]),
         m_send(m_tb.sendConnection >= 0
                    ? m_state.connections[static_cast<std::size_t>(m_tb.sendConnection)].get()
                    : nullptr),
@@ -49,14 +49,12 @@ private:
       return false;
     const OpTraits traits = opTraits(step.type);
     const std::int64_t elements = std::int64_t{step.cnt} * n;
-    const std::byte* in = nullptr;
+    Message in;
     std::byte* out = nullptr;
-    if (traits.receives) {
-      in = receive(step, elements);
-      if (!in)
-        return false;
-    }
+    if (traits.receives && !receive(step, elements, in))
+      return false;
     if (traits.sends) {
+      // Also for a message sent in place: the slot count bounds the messages in flight.
       out = waitForRoom();
       if (!out)
         return false;
@@ -68,7 +66,7 @@ private:
       ++m_received;
     }
     if (traits.sends) {
-      m_send->publish(m_sent, elements);
+      m_send->publish(m_sent, outgoing(step, offset, n, out));
       ++m_sent;
     }
     if (step.publishes) {
@@ -90,20 +88,21 @@ private:
     setWait(WaitKind::Flag);
     m_status.wait.depTb = step.depTb;
     m_status.wait.depStep = step.depStep;
-    const bool ok = waitUntil(m_state.flags[target].value,
-                              [needed](std::uint32_t value) { return value >= needed; });
+    const bool ok =
+        waitUntil(m_state.flags[target], [needed](std::uint32_t value) { return value >= needed; });
     m_status.waiting = !ok;
     return ok;
   }
 
-  const std::byte* receive(const PlannedStep& step, std::int64_t elements)
+  bool receive(const PlannedStep& step, std::int64_t elements, Message& message)
   {
     setWait(WaitKind::Message);
     m_status.wait.peer = m_tb.recv;
-    std::int64_t arrived = 0;
-    const std::byte* data = m_recv->waitForMessage(m_received, &arrived);
-    m_status.waiting = data == nullptr;
-    if (data && arrived != elements) {
+    const std::optional<Message> arrived = m_recv->waitForMessage(m_received);
+    m_status.waiting = !arrived;
+    if (!arrived)
+      return false;
+    if (arrived->elements != elements) {
       Location where;
       where.rank = m_tb.rank;
       where.tb = m_tb.tb;
@@ -114,12 +113,14 @@ private:
                         std::to_string(elements) + " elements but message " +
                         std::to_string(m_received) + " from rank " + std::to_string(m_tb.recv) +
                         " on channel " + std::to_string(m_tb.chan) + " has " +
-                        std::to_string(arrived) + " (cnt differs between send and receive)",
+                        std::to_string(arrived->elements) +
+                        " (cnt differs between send and receive)",
                     where,
                     {}});
-      return nullptr;
+      return false;
     }
-    return data;
+    message = *arrived;
+    return true;
   }
 
   std::byte* waitForRoom()
@@ -137,16 +138,31 @@ private:
         m_tb.rank, m_tb.tb, m_status.step, m_status.slice, kind, -1, m_tb.chan, -1, -1};
   }
 
+  // The message a sending step publishes: its slot, holding piece j at j·n, or the elements in
+  // this rank's memory, where piece j is in chunk j of the operand.
+  Message outgoing(const PlannedStep& step, std::int64_t offset, std::int64_t n,
+                   const std::byte* slot) const
+  {
+    const std::int64_t elements = std::int64_t{step.cnt} * n;
+    if (!step.sendsInPlace)
+      return {slot, n * m_plan.elementSize, elements};
+    const OperandRef& data = step.type == OpType::Send ? step.src : step.dst;
+    return {m_state.address(m_tb.rank, data.memory, data.index, offset),
+            m_plan.chunkElements * m_plan.elementSize, elements};
+  }
+
   // Moves the data of one step on one slice: chunk j of each operand is at its first chunk + j,
-  // and piece j of a message at j·n.
-  void execute(const PlannedStep& step, std::int64_t offset, std::int64_t n, const std::byte* in,
-               std::byte* out)
+  // piece j of an incoming message where the message says, piece j of an outgoing one at j·n of
+  // the slot (unused when the step sends in place).
+  void execute(const PlannedStep& step, std::int64_t offset, std::int64_t n, const Message& in,
+               std::byte* slot)
   {
     const std::int64_t bytes = n * m_plan.elementSize;
     const Kernels& k = m_state.kernels;
     const OpTraits traits = opTraits(step.type);
     for (int j = 0; j < step.cnt; ++j) {
-      const std::int64_t piece = std::int64_t{j} * bytes;
+      const std::byte* received = traits.receives ? in.data + j * in.pieceStride : nullptr;
+      std::byte* out = traits.sends ? slot + j * bytes : nullptr;
       // Unused operands stay null: their buffer may not even be allocated.
       std::byte* dst = traits.writesDst
                            ? m_state.address(m_tb.rank, step.dst.memory, step.dst.index + j, offset)
@@ -156,23 +172,29 @@ private:
                           : nullptr;
       switch (step.type) {
       case OpType::Send:
-        std::memcpy(out + piece, src, static_cast<std::size_t>(bytes));
+        if (!step.sendsInPlace)
+          std::memcpy(out, src, static_cast<std::size_t>(bytes));
         break;
       case OpType::Recv:
-        std::memcpy(dst, in + piece, static_cast<std::size_t>(bytes));
+        std::memcpy(dst, received, static_cast<std::size_t>(bytes));
         break;
       case OpType::RecvCopySend:
-        std::memcpy(dst, in + piece, static_cast<std::size_t>(bytes));
-        std::memcpy(out + piece, in + piece, static_cast<std::size_t>(bytes));
+        if (step.sendsInPlace)
+          std::memcpy(dst, received, static_cast<std::size_t>(bytes));
+        else
+          copyTwice(dst, out, received, static_cast<std::size_t>(bytes));
         break;
       case OpType::RecvReduceSend:
-        k.reduce(out + piece, in + piece, src, n);
+        k.reduce(out, received, src, n);
         break;
       case OpType::RecvReduceCopy:
-        k.reduce(dst, in + piece, src, n);
+        k.reduce(dst, received, src, n);
         break;
       case OpType::RecvReduceCopySend:
-        k.reduceTwice(dst, out + piece, in + piece, src, n);
+        if (step.sendsInPlace)
+          k.reduce(dst, received, src, n);
+        else
+          k.reduceTwice(dst, out, received, src, n);
         break;
       case OpType::Copy:
         if (dst != src)
@@ -214,7 +236,7 @@ private:
   const RunPlan& m_plan;
   const PlannedThreadblock& m_tb;
   ThreadStatus& m_status;
-  std::atomic<std::uint32_t>& m_flag;
+  Counter& m_flag;
   Connection* m_send;
   Connection* m_recv;
   std::uint32_t m_sent = 0;

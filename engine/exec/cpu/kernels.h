@@ -2,7 +2,7 @@
 
 // The element loops of the CPU executor, chosen once per run for the (data type, reduction) pair
 // so the interpreter's inner loops are plain typed loops the compiler vectorises. Every fused
-// instruction reads and writes each element once (rrcs stores and forwards in one pass).
+// instruction reads each operand once (rrcs and rcs store and forward in one pass).
 
 #include "../executor.h"
 
@@ -24,5 +24,8 @@ struct Kernels {
 
 /// The loops for `type` and `op`.
 Kernels selectKernels(DataType type, ReduceOp op);
+
+/// out1 = out2 = in for `bytes` bytes (rcs), reading `in` from memory once; no overlaps.
+void copyTwice(std::byte* out1, std::byte* out2, const std::byte* in, std::size_t bytes);
 
 } // namespace cs::cpu

@@ -248,6 +248,102 @@ bool planThreadblocks(const Program& program, RunPlan& plan, Diagnostics& out)
   return true;
 }
 
+// Per connection: whether message k is sent and received in the same slice, i.e. the sending tb
+// sends as many messages per slice as the receiving tb receives. A message read in place is cut
+// into the sender's pieces (piece j in chunk j of its operand), which is the receiver's cut only
+// when both run the same slice: in another one, the last and shorter slice, equal element counts
+// may split differently, and only the slot's contiguous layout keeps the runtime's meaning.
+std::vector<bool> sliceAlignedConnections(const RunPlan& plan)
+{
+  std::vector<int> sends(plan.connections.size(), 0);
+  std::vector<int> receives(plan.connections.size(), 0);
+  for (const PlannedThreadblock& tb : plan.threadblocks) {
+    for (const PlannedStep& step : tb.steps) {
+      const OpTraits traits = opTraits(step.type);
+      if (traits.sends)
+        ++sends[static_cast<std::size_t>(tb.sendConnection)];
+      if (traits.receives)
+        ++receives[static_cast<std::size_t>(tb.recvConnection)];
+    }
+  }
+  std::vector<bool> aligned(plan.connections.size());
+  for (std::size_t c = 0; c < aligned.size(); ++c)
+    aligned[c] = sends[c] == receives[c];
+  return aligned;
+}
+
+/// Who writes one chunk of an allocation of a rank during a run.
+struct ChunkWriters {
+  static constexpr int kNone = -1;
+  static constexpr int kMany = -2;
+  int tb = kNone;        ///< index into RunPlan::threadblocks of the only writer, or kNone/kMany
+  int lastPosition = -1; ///< the last of its steps writing the chunk
+};
+
+/// Per allocation and chunk of `rank`, its writers.
+std::array<std::vector<ChunkWriters>, kBufferCount> chunkWriters(const RunPlan& plan, int rank,
+                                                                 int firstTb, int endTb)
+{
+  std::array<std::vector<ChunkWriters>, kBufferCount> writers;
+  for (std::size_t m = 0; m < kBufferCount; ++m)
+    writers[m].resize(
+        static_cast<std::size_t>(plan.memoryChunks[static_cast<std::size_t>(rank)][m]));
+  for (int t = firstTb; t < endTb; ++t) {
+    const std::vector<PlannedStep>& steps = plan.threadblocks[static_cast<std::size_t>(t)].steps;
+    for (int position = 0; position < static_cast<int>(steps.size()); ++position) {
+      const PlannedStep& step = steps[static_cast<std::size_t>(position)];
+      if (!opTraits(step.type).writesDst)
+        continue;
+      for (int j = 0; j < step.cnt; ++j) {
+        ChunkWriters& chunk = writers[static_cast<std::size_t>(step.dst.memory)]
+                                     [static_cast<std::size_t>(step.dst.index + j)];
+        chunk.tb = chunk.tb == ChunkWriters::kNone || chunk.tb == t ? t : ChunkWriters::kMany;
+        chunk.lastPosition = position;
+      }
+    }
+  }
+  return writers;
+}
+
+// A message can be read where it lies when the elements it carries keep their value until the run
+// ends. A tb runs its steps in order, slice after slice, and in slice k every step touches only
+// slice k of its chunks, so no later slice writes what an earlier one sent. What is left to rule
+// out is a write to one of the message's chunks by a later step of the same tb, or by any step of
+// another tb of the rank (nothing here orders it after the receiver's read, so it keeps the copy).
+// rrs forwards a value it stores nowhere: always copied.
+void markInPlaceSends(RunPlan& plan)
+{
+  const std::vector<bool> aligned = sliceAlignedConnections(plan);
+  const int threadblocks = static_cast<int>(plan.threadblocks.size());
+  for (int r = 0; r < plan.ranks; ++r) {
+    const int first = plan.firstThreadblock[static_cast<std::size_t>(r)];
+    const int end =
+        r + 1 < plan.ranks ? plan.firstThreadblock[static_cast<std::size_t>(r) + 1] : threadblocks;
+    const std::array<std::vector<ChunkWriters>, kBufferCount> writers =
+        chunkWriters(plan, r, first, end);
+    for (int t = first; t < end; ++t) {
+      PlannedThreadblock& tb = plan.threadblocks[static_cast<std::size_t>(t)];
+      if (tb.sendConnection < 0 || !aligned[static_cast<std::size_t>(tb.sendConnection)])
+        continue;
+      for (int position = 0; position < static_cast<int>(tb.steps.size()); ++position) {
+        PlannedStep& step = tb.steps[static_cast<std::size_t>(position)];
+        if (step.type != OpType::Send && step.type != OpType::RecvCopySend &&
+            step.type != OpType::RecvReduceCopySend)
+          continue;
+        const OperandRef& data = step.type == OpType::Send ? step.src : step.dst;
+        bool unchanged = step.cnt > 0;
+        for (int j = 0; j < step.cnt && unchanged; ++j) {
+          const ChunkWriters& chunk = writers[static_cast<std::size_t>(data.memory)]
+                                             [static_cast<std::size_t>(data.index + j)];
+          unchanged =
+              chunk.tb == ChunkWriters::kNone || (chunk.tb == t && chunk.lastPosition <= position);
+        }
+        step.sendsInPlace = unchanged;
+      }
+    }
+  }
+}
+
 } // namespace
 
 std::optional<RunPlan> planRun(const Program& program, const ExecOptions& options, Diagnostics& out)
@@ -265,6 +361,7 @@ std::optional<RunPlan> planRun(const Program& program, const ExecOptions& option
   planMemory(program, plan);
   if (!planThreadblocks(program, plan, out))
     return std::nullopt;
+  markInPlaceSends(plan);
   return plan;
 }
 

@@ -2,10 +2,11 @@
 
 // What the CPU executor precomputes before a run: the buffer geometry of msccl-format.md §4.1
 // for the requested size and call mode (chunk and slice element counts, the allocations behind
-// i, o and s after aliasing), every step's operands resolved to those allocations, and the
-// connections of §4.5 with the message size each must hold. planRun() also rejects everything
-// that would make the interpreter touch memory it does not own, so untrusted XML cannot crash a
-// run: it can only fail to plan, give wrong results, or hang (and the watchdog stops that).
+// i, o and s after aliasing), every step's operands resolved to those allocations, the
+// connections of §4.5 with the message size each must hold, and which messages the receiver may
+// read where the sender keeps them. planRun() also rejects everything that would make the
+// interpreter touch memory it does not own, so untrusted XML cannot crash a run: it can only fail
+// to plan, give wrong results, or hang (and the watchdog stops that).
 
 #include "../../check/diagnostic.h"
 #include "../../model/connections.h"
@@ -33,6 +34,11 @@ struct PlannedStep {
   int depTb = -1;         ///< threadblock on the same rank to wait for, or -1
   int depStep = -1;       ///< its position that must have been published
   bool publishes = false; ///< hasdep on a real instruction (hasdep on a nop has no effect)
+  /// The message is read where it lies on this rank (src of s, dst of rcs/rrcs) instead of being
+  /// copied into the connection: nothing on this rank writes those elements after this step, and
+  /// the receiver takes each message in the slice it was sent in, so it sees exactly what a copy
+  /// would have held. See markInPlaceSends() in runplan.cpp.
+  bool sendsInPlace = false;
 };
 
 /// One (rank, threadblock) and the connections it drives.

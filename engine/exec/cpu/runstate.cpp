@@ -8,7 +8,7 @@ void RunState::abort()
   for (const std::unique_ptr<Connection>& connection : connections)
     connection->abort();
   for (std::size_t i = 0; i < plan.threadblocks.size(); ++i)
-    poison(flags[i].value);
+    poison(flags[i]);
 }
 
 void RunState::reset()

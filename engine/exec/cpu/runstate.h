@@ -21,7 +21,8 @@ namespace cs::cpu {
 using Clock = std::chrono::steady_clock;
 
 /// What one worker thread is doing; written by that thread only, read after it was joined.
-struct ThreadStatus {
+/// Threads update it on every step, so each has its own cache lines.
+struct alignas(64) ThreadStatus {
   int step = -1;
   int slice = -1;
   bool waiting = false; ///< blocked in a wait when the run stopped

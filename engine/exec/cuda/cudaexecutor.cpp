@@ -81,9 +81,9 @@ private:
   cuda::MappedHostBuffer m_status;
   cuda::MappedHostBuffer m_abort;
   cuda::DeviceBuffer m_trace;
-  std::vector<gpu::ConnectionView> m_views;  ///< replicas × connections
-  std::vector<gpu::Counter*> m_flags;        ///< replicas × blocks
-  std::vector<std::byte*> m_memoryTable;     ///< ranks × 3
+  std::vector<gpu::ConnectionView> m_views; ///< replicas × connections
+  std::vector<gpu::Counter*> m_flags;       ///< replicas × blocks
+  std::vector<std::byte*> m_memoryTable;    ///< ranks × 3
   const void* m_kernel = nullptr;
   int m_replicas = 1;
   bool m_traced = false;
@@ -115,8 +115,8 @@ bool CudaExecutor::mapRanks(const Setup& setup, int visible, Diagnostics& out)
       const int device = asked[static_cast<std::size_t>(r)];
       if (device < 0 || device >= visible) {
         out.error("exec.devices", "rank " + std::to_string(r) + " is mapped to GPU " +
-                                      std::to_string(device) + " but " +
-                                      std::to_string(visible) + " GPUs are visible");
+                                      std::to_string(device) + " but " + std::to_string(visible) +
+                                      " GPUs are visible");
         return false;
       }
     }
@@ -145,8 +145,8 @@ bool CudaExecutor::enablePeerAccess(Diagnostics& out)
       if (a.device == b.device)
         continue;
       int possible = 0;
-      if (!check(cudaDeviceCanAccessPeer(&possible, a.device, b.device),
-                 "cudaDeviceCanAccessPeer", a.device, out))
+      if (!check(cudaDeviceCanAccessPeer(&possible, a.device, b.device), "cudaDeviceCanAccessPeer",
+                 a.device, out))
         return false;
       if (!possible) {
         out.error("exec.peer-access",
@@ -174,12 +174,14 @@ bool CudaExecutor::allocateBuffers(const Setup& setup, Diagnostics& out)
   for (int r = 0; r < plan.ranks; ++r) {
     const int device = m_deviceOfRank[static_cast<std::size_t>(r)];
     for (int m = 0; m < kBufferCount; ++m) {
-      const auto& host = setup.mirror.memory[static_cast<std::size_t>(r)][static_cast<std::size_t>(m)];
+      const auto& host =
+          setup.mirror.memory[static_cast<std::size_t>(r)][static_cast<std::size_t>(m)];
       if (host.empty())
         continue;
       const std::string what = "rank " + std::to_string(r) + "'s " +
                                std::string(bufferName(static_cast<Buffer>(m))) + " buffer";
-      cuda::DeviceBuffer& memory = m_memory[static_cast<std::size_t>(r)][static_cast<std::size_t>(m)];
+      cuda::DeviceBuffer& memory =
+          m_memory[static_cast<std::size_t>(r)][static_cast<std::size_t>(m)];
       cuda::DeviceBuffer& pristine =
           m_pristine[static_cast<std::size_t>(r)][static_cast<std::size_t>(m)];
       if (!memory.allocate(device, host.size(), what, out) ||
@@ -226,8 +228,7 @@ bool CudaExecutor::chooseGeometry(const Setup& setup, Diagnostics& out)
       int sms = 0;
       cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, run.device);
       cudaSetDevice(run.device);
-      if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, threads, 0) !=
-          cudaSuccess)
+      if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, threads, 0) != cudaSuccess)
         return false;
       // Below 64 threads only when nothing else fits: small blocks move data slowly.
       if (std::int64_t{perSm} * sms >= std::int64_t{blocksOn[run.device]} * replicas &&
@@ -267,11 +268,11 @@ bool CudaExecutor::chooseGeometry(const Setup& setup, Diagnostics& out)
     return true;
   int perSm = 0;
   cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, 32, 0);
-  out.error("exec.resident",
-            "the kernel needs every (rank, threadblock) resident at once, but " +
-                std::to_string(mostBlocks) + " threadblocks share one GPU that holds at most " +
-                std::to_string(std::int64_t{perSm} * fewestSms) +
-                " blocks: map the ranks onto more GPUs or use fewer threadblocks");
+  out.error("exec.resident", "the kernel needs every (rank, threadblock) resident at once, but " +
+                                 std::to_string(mostBlocks) +
+                                 " threadblocks share one GPU that holds at most " +
+                                 std::to_string(std::int64_t{perSm} * fewestSms) +
+                                 " blocks: map the ranks onto more GPUs or use fewer threadblocks");
   return false;
 }
 
@@ -334,7 +335,8 @@ bool CudaExecutor::buildSync(const cpu::RunPlan& plan, Diagnostics& out)
 }
 
 /// Appends `items` to a table image at an aligned offset and returns that offset.
-template <typename T> std::size_t appendTable(std::vector<std::byte>& image, const std::vector<T>& items)
+template <typename T>
+std::size_t appendTable(std::vector<std::byte>& image, const std::vector<T>& items)
 {
   const std::size_t offset = roundUp(image.size(), kLine);
   image.resize(offset + items.size() * sizeof(T));
@@ -401,15 +403,14 @@ bool CudaExecutor::prepare(const Setup& setup, Diagnostics& out)
     return false;
   }
   const std::size_t runners = m_layout.blocks.size();
-  if (!mapRanks(setup, *visible, out) || !enablePeerAccess(out) ||
-      !allocateBuffers(setup, out) || !chooseGeometry(setup, out))
+  if (!mapRanks(setup, *visible, out) || !enablePeerAccess(out) || !allocateBuffers(setup, out) ||
+      !chooseGeometry(setup, out))
     return false;
-  const std::size_t statusBytes = runners * static_cast<std::size_t>(m_replicas) *
-                                  sizeof(gpu::BlockStatus);
+  const std::size_t statusBytes =
+      runners * static_cast<std::size_t>(m_replicas) * sizeof(gpu::BlockStatus);
   if (!m_status.allocate(statusBytes, "block statuses", out) ||
       !m_abort.allocate(sizeof(std::uint32_t), "the abort flag", out) ||
-      !buildSync(setup.plan, out) ||
-      !buildTables(setup, out))
+      !buildSync(setup.plan, out) || !buildTables(setup, out))
     return false;
   if (setup.options.trace &&
       !m_trace.allocate(m_devices.front().device,
@@ -420,9 +421,9 @@ bool CudaExecutor::prepare(const Setup& setup, Diagnostics& out)
   cudaDeviceProp properties{};
   cudaGetDeviceProperties(&properties, m_devices.front().device);
   m_description = std::string(properties.name) + " (" + std::to_string(m_devices.size()) +
-                  (m_devices.size() == 1 ? " GPU, " : " GPUs, ") + std::to_string(setup.plan.ranks) +
-                  " ranks, " + std::to_string(runners) + " threadblocks × " +
-                  std::to_string(m_replicas) + " blocks of " +
+                  (m_devices.size() == 1 ? " GPU, " : " GPUs, ") +
+                  std::to_string(setup.plan.ranks) + " ranks, " + std::to_string(runners) +
+                  " threadblocks × " + std::to_string(m_replicas) + " blocks of " +
                   std::to_string(m_devices.front().threads) + " threads)";
   return true;
 }
@@ -488,8 +489,9 @@ bool CudaExecutor::start(bool trace, Diagnostics& out)
     const int blocks = static_cast<int>(run.runners.size());
     const cudaError_t launched = cuda::launchBlockKernel(
         m_kernel, blocks, run.threads, run.queue.stream(), run.program, run.cooperative);
-    if (!check(launched, "launching " + std::to_string(blocks) + " blocks of " +
-                             std::to_string(run.threads) + " threads",
+    if (!check(launched,
+               "launching " + std::to_string(blocks) + " blocks of " + std::to_string(run.threads) +
+                   " threads",
                run.device, out)) {
       // Blocks already started on other GPUs wait for this one: stop them before anything
       // they use is freed.

@@ -78,8 +78,8 @@ bool MappedHostBuffer::allocate(std::size_t bytes, const std::string& what, Diag
     return false;
   m_host = static_cast<std::byte*>(host);
   void* device = nullptr;
-  if (!check(cudaHostGetDevicePointer(&device, host, 0), "cudaHostGetDevicePointer for " + what,
-             -1, out))
+  if (!check(cudaHostGetDevicePointer(&device, host, 0), "cudaHostGetDevicePointer for " + what, -1,
+             out))
     return false;
   m_device = static_cast<std::byte*>(device);
   return true;

@@ -107,9 +107,9 @@ Trace traceFromRecords(const cpu::RunPlan& plan, const BlockLayout& layout, int 
         std::uint64_t first = ~std::uint64_t{0};
         std::uint64_t last = 0;
         for (int replica = 0; replica < replicas; ++replica) {
-          const std::size_t record = static_cast<std::size_t>(
-              2 * (replica * layout.traceRecords + block.firstRecord +
-                   std::int64_t{slice} * block.stepCount + position));
+          const std::size_t record =
+              static_cast<std::size_t>(2 * (replica * layout.traceRecords + block.firstRecord +
+                                            std::int64_t{slice} * block.stepCount + position));
           if (record + 1 < records.size() && records[record + 1] != 0) {
             first = std::min(first, records[record]);
             last = std::max(last, records[record + 1]);
@@ -217,8 +217,8 @@ ExecResult BlockExecutor::runPrepared(const Program& program, const ExecOptions&
   return result;
 }
 
-void BlockExecutor::reportHang(const BlockLayout& layout, double timeoutSeconds,
-                               ExecResult& result, Diagnostics& out)
+void BlockExecutor::reportHang(const BlockLayout& layout, double timeoutSeconds, ExecResult& result,
+                               Diagnostics& out)
 {
   const BlockStatus* status = statuses();
   result.blocked = blockedPositions(layout, status, replicas());
@@ -233,8 +233,8 @@ void BlockExecutor::reportHang(const BlockLayout& layout, double timeoutSeconds,
     location.step = position.step;
     related.push_back(location);
   }
-  std::string message = "no progress for " + formatSeconds(timeoutSeconds) + " s: " +
-                        std::to_string(result.blocked.size()) +
+  std::string message = "no progress for " + formatSeconds(timeoutSeconds) +
+                        " s: " + std::to_string(result.blocked.size()) +
                         " threadblocks are blocked; the watchdog stopped the run";
   if (!result.blocked.empty())
     message += " (first: " + describe(result.blocked.front()) + ")";
@@ -264,9 +264,9 @@ bool BlockExecutor::reportBlockErrors(const BlockLayout& layout, Diagnostics& ou
               describe(blockLocation(block, step)) + ": " +
                   std::string(opTypeName(static_cast<OpType>(planned.type))) + " expects " +
                   std::to_string(status[i].errorExpected) + " elements but the message from rank " +
-                  std::to_string(block.recvPeer) + " on channel " +
-                  std::to_string(block.channel) + " has " +
-                  std::to_string(status[i].errorArrived) + " (cnt differs between send and receive)",
+                  std::to_string(block.recvPeer) + " on channel " + std::to_string(block.channel) +
+                  " has " + std::to_string(status[i].errorArrived) +
+                  " (cnt differs between send and receive)",
               blockLocation(block, step));
     any = true;
   }

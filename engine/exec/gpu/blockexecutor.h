@@ -71,8 +71,8 @@ private:
                   Diagnostics& out);
   bool reportBlockErrors(const BlockLayout& layout, Diagnostics& out);
   ExecResult runPrepared(const Program& program, const ExecOptions& options,
-                         const cpu::RunPlan& plan, const BlockLayout& layout,
-                         cpu::RunState& mirror, Diagnostics& out);
+                         const cpu::RunPlan& plan, const BlockLayout& layout, cpu::RunState& mirror,
+                         Diagnostics& out);
 };
 
 /// Reads a status word another thread or the GPU writes while the run goes on.

@@ -38,8 +38,7 @@ public:
       const std::int64_t base = std::int64_t{slice} * m_program.sliceElements;
       const std::int64_t rest = m_program.chunkElements - base;
       const std::int64_t length = rest < m_program.sliceElements ? rest : m_program.sliceElements;
-      const std::int64_t part =
-          replicaPart(length, m_program.replicas, m_program.alignElements);
+      const std::int64_t part = replicaPart(length, m_program.replicas, m_program.alignElements);
       const std::int64_t skip = std::int64_t{m_replica} * part;
       const std::int64_t left = length > skip ? length - skip : 0;
       const std::int64_t offset = base + skip;
@@ -87,7 +86,7 @@ private:
     Platform::barrier();
 
     if (m_leader)
-      finishStep(step, traits, slice, position, offset, n, elements, staging);
+      finishStep(step, traits, slice, position, offset, elements, staging);
     // Every thread keeps its own copies of the message counters.
     if (traits.receives)
       ++m_received;
@@ -97,17 +96,18 @@ private:
   }
 
   // Piece j of each operand: chunk j after the first, the same `offset` into it; piece j of a
-  // message at j·pieceStride (a staging slot packs pieces at j·n). Operands a step does not use
-  // stay null: their allocation may not exist.
+  // pulled message at j·pieceStride, of a staged one at j·n. Operands a step does not use stay
+  // null: their allocation may not exist.
   CS_HD void movePiece(const BlockStep& step, OpType type, int j, std::int64_t offset,
                        std::int64_t n, const Message& incoming, T* staging)
   {
     const OpTraits traits = opTraits(type);
     T* dst = traits.writesDst ? element(step.dstMemory, step.dstChunk + j, offset) : nullptr;
     const T* src = traits.readsSrc ? element(step.srcMemory, step.srcChunk + j, offset) : nullptr;
-    const T* in = traits.receives
-                      ? reinterpret_cast<const T*>(incoming.address) + j * incoming.pieceStride
-                      : nullptr;
+    // A staged message is contiguous and cut by the receiver's slice, as the runtime's FIFO.
+    const std::int64_t stride = incoming.pieceStride > 0 ? incoming.pieceStride : n;
+    const T* in =
+        traits.receives ? reinterpret_cast<const T*>(incoming.address) + j * stride : nullptr;
     T* stage = staging ? staging + j * n : nullptr;
     switch (type) {
     case OpType::Send:
@@ -144,7 +144,7 @@ private:
   }
 
   CS_HD void finishStep(const BlockStep& step, OpTraits traits, int slice, int position,
-                        std::int64_t offset, std::int64_t n, std::int64_t elements, T* staging)
+                        std::int64_t offset, std::int64_t elements, T* staging)
   {
     const bool system = m_program.systemScope != 0;
     if (traits.receives) {
@@ -157,7 +157,7 @@ private:
       message.elements = elements;
       if (step.sendMode == SendMode::Stage) {
         message.address = reinterpret_cast<std::uint64_t>(staging);
-        message.pieceStride = n;
+        message.pieceStride = 0; // contiguous
       } else {
         const bool fromSource = step.sendMode == SendMode::PullSource;
         message.address = reinterpret_cast<std::uint64_t>(

@@ -1,71 +1,24 @@
 #include "blocklayout.h"
 
 #include <algorithm>
-#include <map>
 
 namespace cs::gpu {
 
 namespace {
 
-/// A write of one step to chunks [first, first + cnt) of one allocation.
-struct ChunkWrite {
-  int tb = 0;
-  int position = 0;
-};
-
-using WritesByChunk = std::map<std::pair<int, int>, std::vector<ChunkWrite>>; // (memory, chunk)
-
-WritesByChunk writesOfRank(const cpu::RunPlan& plan, int rank)
-{
-  WritesByChunk writes;
-  const int first = plan.firstThreadblock[static_cast<std::size_t>(rank)];
-  for (std::size_t i = static_cast<std::size_t>(first); i < plan.threadblocks.size(); ++i) {
-    const cpu::PlannedThreadblock& tb = plan.threadblocks[i];
-    if (tb.rank != rank)
-      break;
-    for (int p = 0; p < static_cast<int>(tb.steps.size()); ++p) {
-      const cpu::PlannedStep& step = tb.steps[static_cast<std::size_t>(p)];
-      if (!opTraits(step.type).writesDst)
-        continue;
-      for (int c = 0; c < step.cnt; ++c)
-        writes[{static_cast<int>(step.dst.memory), step.dst.index + c}].push_back({tb.tb, p});
-    }
-  }
-  return writes;
-}
-
-/// Whether the receiver may read `region` where it lies: every other write to it on the rank
-/// comes earlier in the same threadblock, so it happened before this step in the same slice (other
-/// slices touch other elements of the chunks).
-bool safeToPull(const WritesByChunk& writes, cpu::OperandRef region, int cnt, int tb, int position)
-{
-  for (int c = 0; c < cnt; ++c) {
-    const auto found = writes.find({static_cast<int>(region.memory), region.index + c});
-    if (found == writes.end())
-      continue;
-    for (const ChunkWrite& write : found->second) {
-      const bool itself = write.tb == tb && write.position == position;
-      const bool earlier = write.tb == tb && write.position < position;
-      if (!itself && !earlier)
-        return false;
-    }
-  }
-  return true;
-}
-
-SendMode chooseSendMode(const WritesByChunk& writes, const cpu::PlannedStep& step, int tb,
-                        int position)
+/// Where the message of `step` lies: cpu::planRun() has decided which sends may be read in place
+/// (nothing on the rank writes those chunks while the receiver may still read them, and the
+/// connection's two ends cut messages alike); rrs forwards a sum stored nowhere else.
+SendMode sendModeOf(const cpu::PlannedStep& step)
 {
   switch (step.type) {
   case OpType::Send:
-    return safeToPull(writes, step.src, step.cnt, tb, position) ? SendMode::PullSource
-                                                               : SendMode::Stage;
+    return step.sendsInPlace ? SendMode::PullSource : SendMode::Stage;
   case OpType::RecvCopySend:
   case OpType::RecvReduceCopySend:
-    return safeToPull(writes, step.dst, step.cnt, tb, position) ? SendMode::PullDestination
-                                                               : SendMode::Stage;
+    return step.sendsInPlace ? SendMode::PullDestination : SendMode::Stage;
   case OpType::RecvReduceSend:
-    return SendMode::Stage; // the sum is stored nowhere else
+    return SendMode::Stage;
   default:
     return SendMode::None;
   }
@@ -78,10 +31,6 @@ BlockLayout layoutBlocks(const cpu::RunPlan& plan)
   BlockLayout layout;
   for (const cpu::PlannedConnection& connection : plan.connections)
     layout.connections.push_back({connection.key, plan.connectionSlots, 0});
-  std::vector<WritesByChunk> writes;
-  for (int r = 0; r < plan.ranks; ++r)
-    writes.push_back(writesOfRank(plan, r));
-
   for (const cpu::PlannedThreadblock& tb : plan.threadblocks) {
     BlockInfo block;
     block.rank = tb.rank;
@@ -108,8 +57,7 @@ BlockLayout layoutBlocks(const cpu::RunPlan& plan)
       step.publishes = planned.publishes ? 1 : 0;
       step.depBlock = planned.depTb >= 0 ? rankFirst + planned.depTb : -1;
       step.depStep = planned.depStep;
-      step.sendMode =
-          chooseSendMode(writes[static_cast<std::size_t>(tb.rank)], planned, tb.tb, p);
+      step.sendMode = sendModeOf(planned);
       if (step.sendMode == SendMode::Stage) {
         ConnectionLayout& connection =
             layout.connections[static_cast<std::size_t>(tb.sendConnection)];

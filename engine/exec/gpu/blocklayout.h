@@ -2,9 +2,9 @@
 
 // Turns the CPU executor's run plan (cpu/runplan.h: geometry, aliasing, connections, every check
 // that keeps untrusted XML inside its buffers) into the GPU executor's block program: one block per
-// (rank, threadblock), flat step records, and the decision where each message lies (SendMode).
-// Pulling from the sender's buffer is chosen only when no write on the sender's rank can reach
-// those chunks while the message may still be unread; everything else is staged.
+// (rank, threadblock), flat step records, and where each message lies (SendMode): in the
+// sender's buffer where the plan found it safe to read it in place (PlannedStep::sendsInPlace),
+// in a staging slot otherwise.
 
 #include "../cpu/runplan.h"
 #include "blockprogram.h"
@@ -15,18 +15,18 @@
 namespace cs::gpu {
 
 struct ConnectionLayout {
-  ConnectionKey key;             ///< sender rank (from), receiver rank (to), channel
+  ConnectionKey key; ///< sender rank (from), receiver rank (to), channel
   std::int32_t slotCount = 1;
   std::int32_t stagingChunks = 0; ///< largest cnt of a staged message; 0: nothing is staged
 };
 
 struct BlockLayout {
-  std::vector<BlockInfo> blocks;  ///< rank-major, like cpu::RunPlan::threadblocks
+  std::vector<BlockInfo> blocks; ///< rank-major, like cpu::RunPlan::threadblocks
   std::vector<BlockStep> steps;
   std::vector<ConnectionLayout> connections;
-  std::int64_t traceRecords = 0;  ///< one per (block, slice, step)
-  std::int64_t stagedSteps = 0;   ///< sending steps whose message goes through a staging slot
-  std::int64_t pulledSteps = 0;   ///< sending steps whose receiver reads the sender's buffer
+  std::int64_t traceRecords = 0; ///< one per (block, slice, step)
+  std::int64_t stagedSteps = 0;  ///< sending steps whose message goes through a staging slot
+  std::int64_t pulledSteps = 0;  ///< sending steps whose receiver reads the sender's buffer
 };
 
 /// Lays out `plan` for the GPU executor.

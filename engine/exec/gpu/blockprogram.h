@@ -6,11 +6,12 @@
 //
 // Messages are pulled (DESIGN.md §5): a sending step publishes where its data lies and the
 // receiver reads it there, so each byte is read and written once. The data lies in the sender's
-// own buffer when no later write on its rank can overwrite it before the receiver is done
-// (SendMode::PullSource / PullDestination); otherwise, and for `rrs` whose sum is stored nowhere,
-// the sender writes it into one of the connection's staging slots first (SendMode::Stage). Either
-// way a connection holds at most `slotCount` unconsumed messages, so runs block, and deadlock, exactly
-// where the runtime's FIFO would.
+// own buffer when the plan found no write on its rank that could overwrite it before the receiver
+// is done (SendMode::PullSource / PullDestination, cpu::PlannedStep::sendsInPlace); otherwise,
+// and for `rrs` whose sum is stored nowhere, the sender writes it into one of the connection's
+// staging slots first (SendMode::Stage). Either
+// way a connection holds at most `slotCount` unconsumed messages, so runs block, and deadlock,
+// exactly where the runtime's FIFO would.
 
 #include "hostdevice.h"
 
@@ -52,7 +53,8 @@ struct BlockInfo {
   std::int64_t firstRecord = 0; ///< its first trace record; one per (slice, step)
 };
 
-/// A published message: piece j (j < cnt) starts at element j·pieceStride after `address`.
+/// A published message: piece j (j < cnt) starts at element j·pieceStride after `address`, or,
+/// when pieceStride is 0 (staged), the pieces follow each other as the receiver cuts them.
 struct Message {
   std::uint64_t address = 0;
   std::int64_t pieceStride = 0;
@@ -86,7 +88,7 @@ struct alignas(64) BlockStatus {
   std::uint32_t started = 0;
   std::uint32_t finished = 0;
   std::uint32_t waiting = kNotWaiting;
-  std::uint32_t step = 0;  ///< position while waiting (or failing)
+  std::uint32_t step = 0; ///< position while waiting (or failing)
   std::uint32_t slice = 0;
   std::uint32_t error = kNoError;
   std::int64_t errorExpected = 0; ///< elements the receive expected (kErrorMessageSize)
@@ -112,15 +114,15 @@ CS_HD inline std::int64_t replicaPart(std::int64_t length, std::int32_t replicas
 /// speed of the GPU's memory). Every replica exchanges the same messages, so waits, blocking and
 /// deadlocks are those of one copy.
 struct BlockProgram {
-  const BlockInfo* blocks = nullptr;             ///< blockCount entries
+  const BlockInfo* blocks = nullptr; ///< blockCount entries
   const BlockStep* steps = nullptr;
-  const ConnectionView* connections = nullptr;   ///< replicas × connectionCount
-  Counter* const* flags = nullptr;               ///< replicas × blockCount dependency flags
-  std::byte* const* memory = nullptr;            ///< [rank × 3 + allocation]: the rank's memory
-  BlockStatus* status = nullptr;                 ///< replicas × blockCount
-  std::uint32_t* abort = nullptr;                ///< non-zero: every runner leaves at its next wait
-  std::uint64_t* trace = nullptr;                ///< replicas × recordsPerReplica × (start, end ns)
-  const std::int32_t* launchOrder = nullptr;     ///< GPU block → runner index; null: the same
+  const ConnectionView* connections = nullptr; ///< replicas × connectionCount
+  Counter* const* flags = nullptr;             ///< replicas × blockCount dependency flags
+  std::byte* const* memory = nullptr;          ///< [rank × 3 + allocation]: the rank's memory
+  BlockStatus* status = nullptr;               ///< replicas × blockCount
+  std::uint32_t* abort = nullptr;              ///< non-zero: every runner leaves at its next wait
+  std::uint64_t* trace = nullptr;              ///< replicas × recordsPerReplica × (start, end ns)
+  const std::int32_t* launchOrder = nullptr;   ///< GPU block → runner index; null: the same
   std::int64_t chunkElements = 0;
   std::int64_t sliceElements = 0;
   std::int64_t recordsPerReplica = 0;

@@ -49,9 +49,8 @@ namespace {
 BlockFunction selectBlockFunction(DataType type, ReduceOp op)
 {
   return cpu::withStorageType(type, [op]<typename T>() {
-    return cpu::withReduceOp(op, []<ReduceOp Op>() -> BlockFunction {
-      return &runBlock<HostPlatform, T, Op>;
-    });
+    return cpu::withReduceOp(
+        op, []<ReduceOp Op>() -> BlockFunction { return &runBlock<HostPlatform, T, Op>; });
   });
 }
 
