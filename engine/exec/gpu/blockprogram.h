@@ -9,9 +9,8 @@
 // own buffer when the plan found no write on its rank that could overwrite it before the receiver
 // is done (SendMode::PullSource / PullDestination, cpu::PlannedStep::sendsInPlace); otherwise,
 // and for `rrs` whose sum is stored nowhere, the sender writes it into one of the connection's
-// staging slots first (SendMode::Stage). Either
-// way a connection holds at most `slotCount` unconsumed messages, so runs block, and deadlock,
-// exactly where the runtime's FIFO would.
+// staging slots first (SendMode::Stage). Either way a connection holds at most `slotCount`
+// unconsumed messages, so runs block, and deadlock, exactly where the runtime's FIFO would.
 
 #include "hostdevice.h"
 
