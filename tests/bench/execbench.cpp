@@ -165,6 +165,12 @@ int runExecBench(const ExecBenchOptions& options, std::ostream& out, std::ostrea
                     std::string(execStatusName(result.status)).c_str(),
                     result.diagnostics.empty() ? "" : result.diagnostics.front().message.c_str());
       out << line;
+      // Without its hardware a backend fails every size alike: one line says it.
+      const bool noHardware =
+          !result.diagnostics.empty() && (result.diagnostics.front().code == "exec.cuda-device" ||
+                                          result.diagnostics.front().code == "exec.nccl-devices");
+      if (noHardware)
+        break;
       continue;
     }
     const double us = result.meanUs();
