@@ -3,6 +3,7 @@
 # (DESIGN.md §2): exec/cuda/cuda.cmake and exec/nccl/nccl.cmake.
 list(APPEND cs_engine_area_sources
   exec/executor.h exec/executor.cpp
+  exec/polling.h
   exec/cpu/cpuexecutor.h exec/cpu/cpuexecutor.cpp
   exec/cpu/runplan.h exec/cpu/runplan.cpp
   exec/cpu/runstate.h exec/cpu/runstate.cpp

@@ -182,20 +182,12 @@ ExecResult CpuExecutor::runChecked(const Program& program, const ExecOptions& op
 {
   ExecResult result;
   Diagnostics out;
-  if (options.iterations < 1 || options.warmup < 0) {
-    out.error("exec.options", "iterations must be at least 1 and warm-up at least 0");
-    result.diagnostics = out.take();
-    return result;
-  }
   std::optional<cpu::RunPlan> plan = cpu::planRun(program, options, out);
   if (!plan) {
     result.diagnostics = out.take();
     return result;
   }
-  result.mode = plan->mode;
-  result.count = plan->count;
-  result.chunkElements = plan->chunkElements;
-  result.slices = plan->slices;
+  cpu::describePlan(*plan, result);
 
   RunState state(std::move(*plan));
   state.kernels = cpu::selectKernels(options.dtype, options.op);

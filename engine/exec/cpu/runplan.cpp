@@ -348,6 +348,10 @@ void markInPlaceSends(RunPlan& plan)
 
 std::optional<RunPlan> planRun(const Program& program, const ExecOptions& options, Diagnostics& out)
 {
+  if (options.iterations < 1 || options.warmup < 0) {
+    out.error("exec.options", "iterations must be at least 1 and warm-up at least 0");
+    return std::nullopt;
+  }
   RunPlan plan;
   const std::vector<CallMode> modes = declaredModes(program);
   plan.mode = options.mode.value_or(modes.empty() ? CallMode::OutOfPlace : modes.front());
@@ -363,6 +367,14 @@ std::optional<RunPlan> planRun(const Program& program, const ExecOptions& option
     return std::nullopt;
   markInPlaceSends(plan);
   return plan;
+}
+
+void describePlan(const RunPlan& plan, ExecResult& result)
+{
+  result.mode = plan.mode;
+  result.count = plan.count;
+  result.chunkElements = plan.chunkElements;
+  result.slices = plan.slices;
 }
 
 } // namespace cs::cpu

@@ -86,8 +86,12 @@ struct RunPlan {
   }
 };
 
-/// Plans a run or explains in `out` why it cannot happen (exec.* error codes).
+/// Plans a run or explains in `out` why it cannot happen (exec.* error codes), options that
+/// make no run (no iterations) included.
 std::optional<RunPlan> planRun(const Program& program, const ExecOptions& options,
                                Diagnostics& out);
+
+/// Copies what a plan fixes about the run into its result: mode, count, chunk size, slices.
+void describePlan(const RunPlan& plan, ExecResult& result);
 
 } // namespace cs::cpu

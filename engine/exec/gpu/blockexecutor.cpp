@@ -1,6 +1,7 @@
 #include "blockexecutor.h"
 
 #include "../cpu/reference.h"
+#include "../polling.h"
 
 #include <algorithm>
 #include <atomic>
@@ -146,11 +147,6 @@ ExecResult BlockExecutor::run(const Program& program, const ExecOptions& options
 {
   ExecResult result;
   Diagnostics out;
-  if (options.iterations < 1 || options.warmup < 0) {
-    out.error("exec.options", "iterations must be at least 1 and warm-up at least 0");
-    result.diagnostics = out.take();
-    return result;
-  }
   try {
     std::optional<cpu::RunPlan> plan = cpu::planRun(program, options, out);
     if (!plan) {
@@ -179,10 +175,7 @@ ExecResult BlockExecutor::runPrepared(const Program& program, const ExecOptions&
                                       cpu::RunState& mirror, Diagnostics& out)
 {
   ExecResult result;
-  result.mode = plan.mode;
-  result.count = plan.count;
-  result.chunkElements = plan.chunkElements;
-  result.slices = plan.slices;
+  cpu::describePlan(plan, result);
   const int total = options.warmup + options.iterations;
   for (int iteration = 0; iteration < total; ++iteration) {
     if (iteration > 0 && !restore(out))
@@ -273,9 +266,9 @@ bool BlockExecutor::reportBlockErrors(const BlockLayout& layout, Diagnostics& ou
   return any;
 }
 
-bool BlockExecutor::waitAfterAbort(double seconds)
+bool BlockExecutor::waitAfterAbort(double limit)
 {
-  const auto deadline = Clock::now() + std::chrono::duration<double>(seconds);
+  const auto deadline = Clock::now() + seconds(limit);
   while (!finished()) {
     if (Clock::now() > deadline)
       return false;
@@ -292,13 +285,9 @@ BlockExecutor::Outcome BlockExecutor::launchWatched(const BlockLayout& layout, b
   const std::size_t runners = layout.blocks.size() * static_cast<std::size_t>(replicas());
   std::uint64_t seen = totalProgress(statuses(), runners);
   Clock::time_point lastChange = Clock::now();
-  const auto timeout = std::chrono::duration<double>(timeoutSeconds);
-  // Short runs finish while the host still spins; long ones are polled every 100 µs.
+  const auto timeout = seconds(timeoutSeconds);
   for (int polls = 0; !finished(); ++polls) {
-    if (polls < 2000)
-      std::this_thread::yield();
-    else
-      std::this_thread::sleep_for(std::chrono::microseconds(100));
+    pauseBeforePoll(polls);
     const std::uint64_t progress = totalProgress(statuses(), runners);
     if (progress != seen) {
       seen = progress;

@@ -63,8 +63,8 @@ protected:
 
 private:
   enum class Outcome { Finished, Hung, Failed };
-  /// Waits up to `seconds` for the blocks to leave after abort(); false if they did not.
-  bool waitAfterAbort(double seconds);
+  /// Waits up to `limit` seconds for the blocks to leave after abort(); false if they did not.
+  bool waitAfterAbort(double limit);
   Outcome launchWatched(const BlockLayout& layout, bool trace, double timeoutSeconds,
                         Diagnostics& out);
   void reportHang(const BlockLayout& layout, double timeoutSeconds, ExecResult& result,

@@ -206,20 +206,13 @@ ExecResult NcclExecutor::runChecked(const Program& program, const ExecOptions& o
 {
   ExecResult result;
   Diagnostics out;
-  if (options.iterations < 1 || options.warmup < 0) {
-    out.error("exec.options", "iterations must be at least 1 and warm-up at least 0");
-    result.diagnostics = out.take();
-    return result;
-  }
   std::optional<cpu::RunPlan> plan = cpu::planRun(program, options, out);
   if (!plan) {
     result.diagnostics = out.take();
     return result;
   }
-  result.mode = plan->mode;
-  result.count = plan->count;
-  result.chunkElements = plan->chunkElements;
-  result.slices = 1;
+  cpu::describePlan(*plan, result);
+  result.slices = 1; // no slicing loop (exec.nccl-no-slicing)
   // The schedule needs no GPU: a deadlocking program is reported as such on any machine.
   std::vector<BlockedPosition> blocked;
   const std::optional<nccl::RoundSchedule> schedule = nccl::scheduleRounds(*plan, blocked, out);

@@ -1,5 +1,7 @@
 #include "ncclsession.h"
 
+#include "exec/polling.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -9,21 +11,6 @@ namespace cs::nccl {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-std::chrono::duration<double> seconds(double value)
-{
-  return std::chrono::duration<double>(value);
-}
-
-/// Short waits are spun (most launches finish within microseconds of their last post), long
-/// ones polled every 100 µs.
-void pause(int polls)
-{
-  if (polls < 2000)
-    std::this_thread::yield();
-  else
-    std::this_thread::sleep_for(std::chrono::microseconds(100));
-}
 
 std::string versionText(int code)
 {
@@ -367,7 +354,7 @@ bool NcclSession::streamsIdle(double timeoutSeconds)
     for (int polls = 0; cudaStreamQuery(rank->stream) == cudaErrorNotReady; ++polls) {
       if (Clock::now() > deadline)
         return false;
-      pause(polls);
+      pauseBeforePoll(polls);
     }
   }
   return true;

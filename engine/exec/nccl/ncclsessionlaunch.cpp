@@ -3,6 +3,8 @@
 
 #include "ncclsession.h"
 
+#include "exec/polling.h"
+
 #include <algorithm>
 #include <chrono>
 #include <system_error>
@@ -12,21 +14,6 @@ namespace cs::nccl {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-std::chrono::duration<double> seconds(double value)
-{
-  return std::chrono::duration<double>(value);
-}
-
-/// Short waits are spun (most launches finish within microseconds of their last post), long
-/// ones polled every 100 µs.
-void pause(int polls)
-{
-  if (polls < 2000)
-    std::this_thread::yield();
-  else
-    std::this_thread::sleep_for(std::chrono::microseconds(100));
-}
 
 } // namespace
 
@@ -222,7 +209,7 @@ void NcclSession::abortAll()
     });
     if (left)
       break;
-    pause(polls);
+    pauseBeforePoll(polls);
   }
   for (const std::unique_ptr<Rank>& rank : m_ranks) {
     if (rank->comm)
@@ -239,7 +226,7 @@ bool NcclSession::joinThreads(double timeoutSeconds, Diagnostics& out)
       continue;
     for (int polls = 0; !rank->finished.load(std::memory_order_acquire) && Clock::now() < deadline;
          ++polls)
-      pause(polls);
+      pauseBeforePoll(polls);
     if (rank->finished.load(std::memory_order_acquire)) {
       rank->thread.join();
       continue;
@@ -332,7 +319,7 @@ LaunchOutcome NcclSession::launch(Work work, bool restoreFirst, double timeoutSe
       joinThreads(grace, out);
       return LaunchOutcome::Hung;
     }
-    pause(polls);
+    pauseBeforePoll(polls);
   }
 }
 
