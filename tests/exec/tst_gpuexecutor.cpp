@@ -21,6 +21,7 @@
 #include <QTest>
 
 #include <chrono>
+#include <map>
 #include <set>
 #include <tuple>
 
@@ -174,6 +175,17 @@ private slots:
     }
     QCOMPARE(pulled, 4 * 3); // per rank: one rrcs and two rcs
     QCOMPARE(ringLayout.pulledSteps, qint64(pulled));
+
+    // LL: the lines carry the data, so every message is staged, in slots of a header line and
+    // one 16-byte line per 8 bytes (chunks of 32 floats: 16 lines).
+    const std::optional<cpu::RunPlan> ll =
+        cpu::planRun(makeRingAllReduce({4, 1, Protocol::LL}), options, out);
+    QVERIFY(ll.has_value());
+    const gpu::BlockLayout llLayout = gpu::layoutBlocks(*ll);
+    QCOMPARE(llLayout.pulledSteps, qint64(0));
+    QCOMPARE(llLayout.stagedSteps, qint64(4 * 6)); // every step of the ring but the last recv
+    for (const gpu::ConnectionLayout& connection : llLayout.connections)
+      QCOMPARE(gpu::stagingSlotBytes(connection, *ll, 1), qint64(16 * (1 + 32 * 4 / 8)));
   }
 
   void exchangeRunsToTheEnd()
@@ -213,10 +225,18 @@ private slots:
     QCOMPARE(positionsOf(gpu), positionsOf(cpu));
   }
 
+  void messageOfTheWrongSizeFails_data()
+  {
+    QTest::addColumn<int>("protocol");
+    QTest::newRow("Simple: the descriptor") << static_cast<int>(Protocol::Simple);
+    QTest::newRow("LL: the header line") << static_cast<int>(Protocol::LL);
+  }
   void messageOfTheWrongSizeFails()
   {
     CS_REQUIRE_GPU();
+    QFETCH(int, protocol);
     Program program = twoRankExchange();
+    program.proto = static_cast<Protocol>(protocol);
     program.gpus[1].threadblocks[0].steps[0].cnt = 2; // rank 1 sends i[0..2), rank 0 takes one
     ExecOptions options;
     options.bytes = 2 * 16 * 4;
@@ -235,22 +255,27 @@ private slots:
     const Program program = makeRingAllReduce({3, 1, Protocol::Simple});
     ExecOptions options;
     options.bytes = 3 * 100 * 4;
-    options.sliceBytes = 40 * 4; // 3 slices
+    options.sliceBytes = 40 * 4;
     options.trace = true;
     options.blocksPerThreadblock = 2;
     const ExecResult result = gpuExecutor()->run(program, options);
     QCOMPARE(execStatusName(result.status), std::string_view("verified"));
     const std::size_t steps = program.gpus[0].threadblocks[0].steps.size();
-    QCOMPARE(result.trace.events.size(), std::size_t(3) * steps * 3);
+    // Each of the 2 blocks owns a 16-byte aligned share of every 100-float chunk (52 and 48
+    // floats) and slices it by 40: two slices each, of 40 + 40 and 12 + 8 floats over both.
+    QCOMPARE(result.trace.events.size(), std::size_t(3) * steps * 2);
     std::set<std::tuple<int, int, int, int>> seen;
+    std::map<std::tuple<int, int, int>, qint64> bytesOfStep;
     for (const TraceEvent& event : result.trace.events) {
       QVERIFY(event.start <= event.end);
       QVERIFY(event.end <= result.trace.totalUs);
       seen.insert({event.rank, event.tb, event.step, event.slice});
-      // Slices of 40 floats, the last 20.
-      QCOMPARE(event.bytes, qint64(event.slice < 2 ? 160 : 80));
+      QCOMPARE(event.bytes, qint64(event.slice == 0 ? 80 * 4 : 20 * 4));
+      bytesOfStep[{event.rank, event.tb, event.step}] += event.bytes;
     }
     QCOMPARE(seen.size(), result.trace.events.size());
+    for (const auto& [step, bytes] : bytesOfStep)
+      QCOMPARE(bytes, qint64(100 * 4)); // every element of the chunk, once
     QVERIFY(!result.trace.source.empty());
   }
 

@@ -68,6 +68,7 @@ bool planGeometry(const Program& program, const ExecOptions& options, RunPlan& p
       static_cast<int>((plan.chunkElements + plan.sliceElements - 1) / plan.sliceElements);
   plan.connectionSlots =
       std::max(1, options.connectionSlots.value_or(defaultConnectionSlots(program.proto)));
+  plan.protocol = program.proto;
   for (const Gpu& gpu : program.gpus) {
     for (const ThreadBlock& tb : gpu.threadblocks)
       plan.maxSteps = std::max(plan.maxSteps, static_cast<int>(tb.steps.size()));

@@ -68,7 +68,8 @@ struct RunPlan {
   std::int64_t sliceElements = 0; ///< at most chunkElements; the last slice may be shorter
   int slices = 0;
   int connectionSlots = 0; ///< messages a connection holds
-  int maxSteps = 0;        ///< longest step list, for the flag encoding
+  Protocol protocol = Protocol::Simple;
+  int maxSteps = 0; ///< longest step list, for the flag encoding
   /// Per rank, the chunks each buffer name addresses (bounds of every operand).
   std::vector<std::array<int, kBufferCount>> bufferChunks;
   /// Per rank, the chunks of each allocation after aliasing (0: not allocated).

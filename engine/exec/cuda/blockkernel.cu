@@ -17,6 +17,12 @@ __global__ void __launch_bounds__(kMaxThreadsPerBlock) runBlocks(gpu::BlockProgr
   gpu::runBlock<DevicePlatform, T, Op>(program, runner);
 }
 
+__global__ void waitForGate(const std::uint32_t* gate)
+{
+  while (*static_cast<const volatile std::uint32_t*>(gate) == 0)
+    __nanosleep(1000);
+}
+
 /// The kernel template for gpu::selectKernel().
 struct BlockKernels {
   template <typename T, ReduceOp Op> static const void* address()
@@ -42,6 +48,12 @@ cudaError_t launchBlockKernel(const void* kernel, int blocks, int threads, cudaS
   if (cooperative)
     return cudaLaunchCooperativeKernel(kernel, grid, block, arguments, 0, stream);
   return cudaLaunchKernel(kernel, grid, block, arguments, 0, stream);
+}
+
+cudaError_t launchGateKernel(const std::uint32_t* gate, cudaStream_t stream)
+{
+  waitForGate<<<1, 1, 0, stream>>>(gate);
+  return cudaGetLastError();
 }
 
 } // namespace cs::cuda

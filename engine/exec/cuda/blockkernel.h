@@ -22,4 +22,7 @@ const void* blockKernel(DataType type, ReduceOp op);
 cudaError_t launchBlockKernel(const void* kernel, int blocks, int threads, cudaStream_t stream,
                               const gpu::BlockProgram& program, bool cooperative);
 
+/// Queues one thread on `stream` that waits until `*gate` (mapped host memory) is non-zero.
+cudaError_t launchGateKernel(const std::uint32_t* gate, cudaStream_t stream);
+
 } // namespace cs::cuda

@@ -4,6 +4,7 @@ add_library(cs_exec_cuda STATIC
   exec/cuda/cudaexecutor.h exec/cuda/cudaexecutor.cpp
   exec/cuda/cudacheck.h exec/cuda/cudacheck.cpp
   exec/cuda/devicebuffers.h exec/cuda/devicebuffers.cpp
+  exec/cuda/watchchannel.h exec/cuda/watchchannel.cpp
   exec/cuda/blockkernel.h exec/cuda/blockkernel.cu
   exec/cuda/deviceplatform.cuh
 )

@@ -4,9 +4,9 @@
 #include "cudacheck.h"
 #include "devicebuffers.h"
 #include "exec/gpu/blockexecutor.h"
+#include "watchchannel.h"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <map>
@@ -78,8 +78,8 @@ private:
   std::vector<DeviceRun> m_devices;
   std::vector<std::array<cuda::DeviceBuffer, kBufferCount>> m_memory;
   std::vector<std::array<cuda::DeviceBuffer, kBufferCount>> m_pristine;
-  cuda::MappedHostBuffer m_status;
-  cuda::MappedHostBuffer m_abort;
+  cuda::WatchChannel m_watch;
+  cuda::LaunchGate m_gate;
   cuda::DeviceBuffer m_trace;
   std::vector<gpu::ConnectionView> m_views; ///< replicas × connections
   std::vector<gpu::Counter*> m_flags;       ///< replicas × blocks
@@ -254,11 +254,10 @@ bool CudaExecutor::chooseGeometry(const Setup& setup, Diagnostics& out)
     }
     return true;
   }
-  // About one block per SM reaches the memory's speed; but a replica moving less than 16 KiB
-  // per step spends its time on flags, so small messages use fewer blocks.
-  const std::int64_t stepBytes =
-      std::min(setup.plan.sliceElements, setup.plan.chunkElements) * setup.plan.elementSize;
-  const int useful = static_cast<int>(std::clamp<std::int64_t>(stepBytes >> 14, 1, 1 << 12));
+  // About one block per SM reaches the memory's speed; but a replica whose share of a chunk is
+  // under 16 KiB spends its time on flags, so small messages use fewer blocks.
+  const std::int64_t chunkBytes = setup.plan.chunkElements * setup.plan.elementSize;
+  const int useful = static_cast<int>(std::clamp<std::int64_t>(chunkBytes >> 14, 1, 1 << 12));
   for (m_replicas = std::clamp(fewestSms / mostBlocks, 1, useful); m_replicas > 1;
        m_replicas /= 2) {
     if (fitsEverywhere(m_replicas))
@@ -375,18 +374,21 @@ bool CudaExecutor::buildTables(const Setup& setup, Diagnostics& out)
     program.flags = reinterpret_cast<gpu::Counter* const*>(base + flagAt);
     program.memory = reinterpret_cast<std::byte* const*>(base + memoryAt);
     program.launchOrder = reinterpret_cast<const std::int32_t*>(base + orderAt);
-    program.status = reinterpret_cast<gpu::BlockStatus*>(m_status.device());
-    program.abort = reinterpret_cast<std::uint32_t*>(m_abort.device());
+    program.status = m_watch.deviceStatuses();
+    program.abort = m_watch.deviceAbort();
     program.chunkElements = plan.chunkElements;
     program.sliceElements = plan.sliceElements;
     program.recordsPerReplica = m_layout.traceRecords;
-    program.slices = plan.slices;
+    const gpu::ReplicaGeometry geometry = gpu::replicaGeometry(plan, m_replicas);
+    program.shareElements = geometry.shareElements;
+    program.slices = geometry.slices;
     program.maxSteps = plan.maxSteps;
     program.blockCount = static_cast<std::int32_t>(blocks);
     program.connectionCount = static_cast<std::int32_t>(m_layout.connections.size());
     program.replicas = m_replicas;
     program.alignElements = std::max(1, 16 / plan.elementSize);
     program.systemScope = m_devices.size() > 1 ? 1 : 0;
+    program.lowLatency = gpu::lowLatencyMessages(plan) ? 1 : 0;
   }
   return true;
 }
@@ -406,11 +408,9 @@ bool CudaExecutor::prepare(const Setup& setup, Diagnostics& out)
   if (!mapRanks(setup, *visible, out) || !enablePeerAccess(out) || !allocateBuffers(setup, out) ||
       !chooseGeometry(setup, out))
     return false;
-  const std::size_t statusBytes =
-      runners * static_cast<std::size_t>(m_replicas) * sizeof(gpu::BlockStatus);
-  if (!m_status.allocate(statusBytes, "block statuses", out) ||
-      !m_abort.allocate(sizeof(std::uint32_t), "the abort flag", out) ||
-      !buildSync(setup.plan, out) || !buildTables(setup, out))
+  if (!m_watch.allocate(m_devices.front().device, runners * static_cast<std::size_t>(m_replicas),
+                        out) ||
+      !m_gate.allocate(out) || !buildSync(setup.plan, out) || !buildTables(setup, out))
     return false;
   if (setup.options.trace &&
       !m_trace.allocate(m_devices.front().device,
@@ -460,17 +460,17 @@ bool CudaExecutor::start(bool trace, Diagnostics& out)
 {
   m_failure.clear();
   m_traced = trace;
-  std::memset(m_status.host(), 0,
-              m_layout.blocks.size() * static_cast<std::size_t>(m_replicas) *
-                  sizeof(gpu::BlockStatus));
-  std::atomic_ref<std::uint32_t>(*reinterpret_cast<std::uint32_t*>(m_abort.host()))
-      .store(0, std::memory_order_release);
+  if (!m_watch.clear(m_devices.front().queue.stream(), out))
+    return false;
   // Counters must be zero on every device before any block starts: blocks of one device
-  // poll counters on another.
+  // poll counters on another. LL lines of the previous run carry the flags this one expects.
   for (DeviceRun& run : m_devices) {
     cudaSetDevice(run.device);
     if (!check(cudaMemsetAsync(run.sync.data(), 0, run.sync.size(), run.queue.stream()),
-               "cudaMemsetAsync of the counters", run.device, out))
+               "cudaMemsetAsync of the counters", run.device, out) ||
+        (run.program.lowLatency && run.staging.size() > 0 &&
+         !check(cudaMemsetAsync(run.staging.data(), 0, run.staging.size(), run.queue.stream()),
+                "cudaMemsetAsync of the LL staging slots", run.device, out)))
       return false;
   }
   if (trace) {
@@ -484,7 +484,10 @@ bool CudaExecutor::start(bool trace, Diagnostics& out)
     return false;
   for (DeviceRun& run : m_devices) {
     run.program.trace = trace ? reinterpret_cast<std::uint64_t*>(m_trace.data()) : nullptr;
-    cudaSetDevice(run.device);
+    if (!m_gate.hold(run.queue.stream(), run.device, out)) {
+      m_gate.open();
+      return false;
+    }
     cudaEventRecord(run.queue.started(), run.queue.stream());
     const int blocks = static_cast<int>(run.runners.size());
     const cudaError_t launched = cuda::launchBlockKernel(
@@ -493,19 +496,19 @@ bool CudaExecutor::start(bool trace, Diagnostics& out)
                "launching " + std::to_string(blocks) + " blocks of " + std::to_string(run.threads) +
                    " threads",
                run.device, out)) {
-      // Blocks already started on other GPUs wait for this one: stop them before anything
-      // they use is freed.
+      // Blocks queued on other GPUs wait for each other: make them leave at once before
+      // anything they use is freed.
       abort();
-      for (DeviceRun& started : m_devices) {
-        if (&started == &run)
-          break;
-        cudaSetDevice(started.device);
-        cudaStreamSynchronize(started.queue.stream());
+      m_gate.open();
+      for (DeviceRun& queued : m_devices) {
+        cudaSetDevice(queued.device);
+        cudaStreamSynchronize(queued.queue.stream());
       }
       return false;
     }
     cudaEventRecord(run.queue.stopped(), run.queue.stream());
   }
+  m_gate.open();
   return true;
 }
 
@@ -532,13 +535,12 @@ bool CudaExecutor::launchSucceeded(Diagnostics& out)
 
 void CudaExecutor::abort()
 {
-  std::atomic_ref<std::uint32_t>(*reinterpret_cast<std::uint32_t*>(m_abort.host()))
-      .store(1, std::memory_order_release);
+  m_watch.raiseAbort();
 }
 
 const gpu::BlockStatus* CudaExecutor::statuses()
 {
-  return reinterpret_cast<const gpu::BlockStatus*>(m_status.host());
+  return m_watch.read();
 }
 
 double CudaExecutor::elapsedUs()
@@ -593,15 +595,15 @@ void CudaExecutor::release()
         buffer.abandon();
     }
     m_trace.abandon();
-    m_status.abandon();
-    m_abort.abandon();
+    m_watch.abandon();
+    m_gate.abandon();
   }
   m_devices.clear();
   m_memory.clear();
   m_pristine.clear();
   m_trace = {};
-  m_status.reset();
-  m_abort.reset();
+  m_watch.reset();
+  m_gate.reset();
   m_views.clear();
   m_flags.clear();
   m_memoryTable.clear();

@@ -2,12 +2,14 @@
 
 // The block interpreter's platform on the GPU (see gpu/hostplatform.h for the host one). Thread 0
 // of a block does every wait and publication; barriers hand its results to the other threads.
-// Counters are read with ld.acquire and written with a fence and st.release at GPU scope, or at
-// system scope when the run spans several GPUs; watchdog words live in mapped host memory and are
-// written with volatile stores. Only the device pass has bodies: the host pass never runs them.
+// Counters are polled with relaxed loads and written with relaxed stores at GPU scope (system
+// scope when the run spans several GPUs), ordered by one fence on each side of a step; watchdog
+// words are written with volatile stores. Only the device pass has bodies: the host pass never runs
+// them.
 
 #include "exec/gpu/blockprogram.h"
 #include "exec/gpu/elementops.h"
+#include "exec/gpu/lowlatency.h"
 
 #include <cstdint>
 
@@ -46,35 +48,69 @@ struct DevicePlatform {
     return unused;
 #endif
   }
-  CS_HD static std::uint32_t acquire(const std::uint32_t* counter, bool system)
+  /// A relaxed load at GPU scope, or system scope when the run spans several GPUs.
+  CS_HD static std::uint32_t load(const std::uint32_t* counter, bool system)
   {
     std::uint32_t value = 0;
 #if CS_DEVICE_PASS
     if (system)
-      asm volatile("ld.acquire.sys.u32 %0, [%1];" : "=r"(value) : "l"(counter) : "memory");
+      asm volatile("ld.relaxed.sys.u32 %0, [%1];" : "=r"(value) : "l"(counter) : "memory");
     else
-      asm volatile("ld.acquire.gpu.u32 %0, [%1];" : "=r"(value) : "l"(counter) : "memory");
+      asm volatile("ld.relaxed.gpu.u32 %0, [%1];" : "=r"(value) : "l"(counter) : "memory");
 #else
     (void)counter;
     (void)system;
 #endif
     return value;
   }
-  /// The fence makes the whole block's writes before the last barrier visible with the counter.
-  CS_HD static void release(std::uint32_t* counter, std::uint32_t value, bool system)
+  /// After a barrier it also covers the whole block's earlier reads and writes (cumulativity).
+  CS_HD static void fence(bool system)
   {
 #if CS_DEVICE_PASS
-    if (system) {
+    if (system)
       asm volatile("fence.acq_rel.sys;" ::: "memory");
-      asm volatile("st.release.sys.u32 [%0], %1;" ::"l"(counter), "r"(value) : "memory");
-    } else {
+    else
       asm volatile("fence.acq_rel.gpu;" ::: "memory");
-      asm volatile("st.release.gpu.u32 [%0], %1;" ::"l"(counter), "r"(value) : "memory");
-    }
+#else
+    (void)system;
+#endif
+  }
+  CS_HD static void publish(std::uint32_t* counter, std::uint32_t value, bool system)
+  {
+#if CS_DEVICE_PASS
+    if (system)
+      asm volatile("st.relaxed.sys.u32 [%0], %1;" ::"l"(counter), "r"(value) : "memory");
+    else
+      asm volatile("st.relaxed.gpu.u32 [%0], %1;" ::"l"(counter), "r"(value) : "memory");
 #else
     (void)counter;
     (void)value;
     (void)system;
+#endif
+  }
+  /// One volatile 16-byte access: each 8-byte half (data and flag) is seen whole.
+  CS_HD static gpu::LlLine loadLine(const gpu::LlLine* line)
+  {
+    gpu::LlLine value;
+#if CS_DEVICE_PASS
+    asm volatile("ld.volatile.global.v2.u64 {%0, %1}, [%2];"
+                 : "=l"(value.low), "=l"(value.high)
+                 : "l"(line)
+                 : "memory");
+#else
+    (void)line;
+#endif
+    return value;
+  }
+  CS_HD static void storeLine(gpu::LlLine* line, const gpu::LlLine& value)
+  {
+#if CS_DEVICE_PASS
+    asm volatile("st.volatile.global.v2.u64 [%0], {%1, %2};" ::"l"(line), "l"(value.low),
+                 "l"(value.high)
+                 : "memory");
+#else
+    (void)line;
+    (void)value;
 #endif
   }
   CS_HD static void store(std::uint32_t* word, std::uint32_t value)

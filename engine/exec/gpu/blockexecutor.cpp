@@ -102,11 +102,13 @@ Trace traceFromRecords(const cpu::RunPlan& plan, const BlockLayout& layout, int 
     if (records[r + 1] != 0)
       origin = std::min(origin, records[r]);
   }
+  const ReplicaGeometry geometry = replicaGeometry(plan, replicas);
   for (const BlockInfo& block : layout.blocks) {
-    for (int slice = 0; slice < plan.slices; ++slice) {
+    for (int slice = 0; slice < geometry.slices; ++slice) {
       for (int position = 0; position < block.stepCount; ++position) {
         std::uint64_t first = ~std::uint64_t{0};
         std::uint64_t last = 0;
+        std::int64_t n = 0; // elements of each chunk this slice moved, over every replica
         for (int replica = 0; replica < replicas; ++replica) {
           const std::size_t record =
               static_cast<std::size_t>(2 * (replica * layout.traceRecords + block.firstRecord +
@@ -114,6 +116,9 @@ Trace traceFromRecords(const cpu::RunPlan& plan, const BlockLayout& layout, int 
           if (record + 1 < records.size() && records[record + 1] != 0) {
             first = std::min(first, records[record]);
             last = std::max(last, records[record + 1]);
+            n += replicaSlice(plan.chunkElements, geometry.shareElements, plan.sliceElements,
+                              replica, slice)
+                     .elements;
           }
         }
         if (last == 0)
@@ -121,8 +126,6 @@ Trace traceFromRecords(const cpu::RunPlan& plan, const BlockLayout& layout, int 
         const BlockStep& step = layout.steps[static_cast<std::size_t>(block.firstStep + position)];
         const auto type = static_cast<OpType>(step.type);
         const OpTraits traits = opTraits(type);
-        const std::int64_t rest = plan.chunkElements - std::int64_t{slice} * plan.sliceElements;
-        const std::int64_t n = std::min(plan.sliceElements, rest);
         TraceEvent event;
         event.rank = block.rank;
         event.tb = block.tb;

@@ -84,7 +84,8 @@ std::vector<BlockedPosition> blockedPositions(const BlockLayout& layout, const B
                                               int replicas);
 
 /// One event per executed (rank, tb, slice, step), from the first start to the last end over its
-/// replicas, in µs from the earliest start of the run.
+/// replicas, in µs from the earliest start of the run. Slice k is the k-th slice of every
+/// replica's share (replicaSlice()); its bytes add up what the replicas moved.
 Trace traceFromRecords(const cpu::RunPlan& plan, const BlockLayout& layout, int replicas,
                        const std::vector<std::uint64_t>& records);
 

@@ -2,7 +2,7 @@
 
 // What one block (one (rank, threadblock) of the program) does, written once for the CUDA kernel
 // and its host emulation. `Platform` supplies the parts that differ: the block's threads and
-// barriers, acquire/release on counters, pausing while spinning, and the clock (see
+// barriers, loads, stores and fences on counters, pausing while spinning, and the clock (see
 // hostplatform.h and cuda/deviceplatform.cuh).
 //
 // The flow follows the runtime (msccl-format.md §4): for each slice of the slicing loop, each step
@@ -11,10 +11,16 @@
 // message, publishes the outgoing one and the step's flag. The incoming message is freed before
 // the outgoing one is published, so anything that learns of this step through a message also
 // knows the sender's data was read (what makes pulling from the sender's buffers safe).
+//
+// Each step pays for one fence on each side: the waits poll with relaxed loads and are followed by
+// one acquire fence, and the step's counters are stored relaxed after one release fence. A fence
+// costs about as much as a flag hand-off between blocks; an acquire or release on every counter
+// would cost up to six a step, most of a small message's time.
 
 #include "../../model/program.h"
 #include "blockprogram.h"
 #include "elementops.h"
+#include "lowlatency.h"
 
 namespace cs::gpu {
 
@@ -33,18 +39,10 @@ public:
     if (m_leader)
       Platform::store(&m_status.started, 1);
     for (int slice = 0; slice < m_program.slices; ++slice) {
-      // This replica's part of the slice: parts of equal, vector-aligned length, the last ones
-      // shorter or empty (an empty part still exchanges its messages).
-      const std::int64_t base = std::int64_t{slice} * m_program.sliceElements;
-      const std::int64_t rest = m_program.chunkElements - base;
-      const std::int64_t length = rest < m_program.sliceElements ? rest : m_program.sliceElements;
-      const std::int64_t part = replicaPart(length, m_program.replicas, m_program.alignElements);
-      const std::int64_t skip = std::int64_t{m_replica} * part;
-      const std::int64_t left = length > skip ? length - skip : 0;
-      const std::int64_t offset = base + skip;
-      const std::int64_t n = left < part ? left : part;
+      const SlicePiece piece = replicaSlice(m_program.chunkElements, m_program.shareElements,
+                                            m_program.sliceElements, m_replica, slice);
       for (int position = 0; position < m_block.stepCount; ++position) {
-        if (!runStep(slice, position, offset, n))
+        if (!runStep(slice, position, piece.offset, piece.elements))
           return;
       }
     }
@@ -61,38 +59,134 @@ private:
     const auto type = static_cast<OpType>(step.type);
     const OpTraits traits = opTraits(type);
     const std::int64_t elements = std::int64_t{step.cnt} * n;
+    const bool lowLatency = m_program.lowLatency != 0;
     Message& incoming = Platform::sharedMessage();
     bool ready = true;
     if (m_leader) {
       m_step = static_cast<std::uint32_t>(position);
       m_slice = static_cast<std::uint32_t>(slice);
-      if (step.depBlock >= 0)
-        ready = waitForFlag(step, slice);
-      if (ready && traits.receives)
-        ready = receive(elements, incoming);
-      if (ready && traits.sends)
-        ready = waitForRoom();
+      ready = waitBeforeStep(step, traits, slice, elements, incoming);
       m_start = m_program.trace ? Platform::now() : 0;
     }
     if (!Platform::barrierAnd(ready))
       return false;
 
     const ConnectionView* out = traits.sends ? &connection(m_block.sendConnection) : nullptr;
-    T* staging = nullptr;
+    std::byte* staging = nullptr;
     if (out && step.sendMode == SendMode::Stage)
-      staging = reinterpret_cast<T*>(out->staging + (m_sent % out->slotCount) * out->stagingBytes);
-    for (int j = 0; j < step.cnt; ++j)
-      movePiece(step, type, j, offset, n, incoming, staging);
-    Platform::barrier();
+      staging = out->staging + (m_sent % out->slotCount) * out->stagingBytes;
+    if (lowLatency && (traits.sends || traits.receives)) {
+      const bool moved =
+          moveLines(step, traits, offset, n, elements, reinterpret_cast<LlLine*>(staging));
+      if (!Platform::barrierAnd(moved))
+        return false;
+    } else {
+      for (int j = 0; j < step.cnt; ++j)
+        movePiece(step, type, j, offset, n, incoming, reinterpret_cast<T*>(staging));
+      Platform::barrier();
+    }
 
     if (m_leader)
-      finishStep(step, traits, slice, position, offset, elements, staging);
+      finishStep(step, traits, slice, position, offset, elements, reinterpret_cast<T*>(staging));
     // Every thread keeps its own copies of the message counters.
     if (traits.receives)
       ++m_received;
     if (traits.sends)
       ++m_sent;
     return true;
+  }
+
+  // Thread 0: the dependency flag, the incoming message and room on the outgoing connection,
+  // then one acquire fence for whatever of them was a counter. An LL message is not waited for
+  // here (its lines are, by every thread); the header of an outgoing one is written as soon as
+  // there is room.
+  CS_HD bool waitBeforeStep(const BlockStep& step, OpTraits traits, int slice,
+                            std::int64_t elements, Message& incoming)
+  {
+    const bool lowLatency = m_program.lowLatency != 0;
+    if (step.depBlock >= 0 && !waitForFlag(step, slice))
+      return false;
+    if (traits.receives && !lowLatency && !waitForMessage())
+      return false;
+    bool countedRoom = false;
+    if (traits.sends && !waitForRoom(countedRoom))
+      return false;
+    // Acquire: what the other blocks released before is visible. An LL receiver frees a slot
+    // without a release (see finishStep), so room on an LL connection needs no acquire either.
+    if (step.depBlock >= 0 || (traits.receives && !lowLatency) || (countedRoom && !lowLatency))
+      Platform::fence(system());
+    if (traits.receives && !lowLatency && !checkSize(takeMessage(incoming), elements))
+      return false;
+    if (traits.sends && lowLatency) {
+      const ConnectionView& out = connection(m_block.sendConnection);
+      auto* header =
+          reinterpret_cast<LlLine*>(out.staging + (m_sent % out.slotCount) * out.stagingBytes);
+      Platform::storeLine(header, llLine(static_cast<std::uint64_t>(elements), m_sent + 1));
+    }
+    return true;
+  }
+
+  // LL: every thread takes every lanes.count-th data line of the message; element e of a message
+  // is element e mod n of piece e / n, as in a staged one. Thread 0 first waits for the header
+  // (the position the watchdog reports) and checks its size; every thread loads its own operands
+  // before it waits for its line, so the two latencies overlap. False when the run stopped.
+  CS_HD bool moveLines(const BlockStep& step, OpTraits traits, std::int64_t offset, std::int64_t n,
+                       std::int64_t elements, LlLine* out)
+  {
+    constexpr int kPerLine = kLlPayloadBytes / static_cast<int>(sizeof(T));
+    static_assert(kPerLine >= 1 && kPerLine * sizeof(T) == kLlPayloadBytes);
+    const LlLine* in = traits.receives ? incomingLines() : nullptr;
+    const std::uint32_t inFlag = m_received + 1;
+    if (in && m_leader) {
+      LlLine header;
+      if (!waitUntil(kWaitMessage,
+                     [&] {
+                       header = Platform::loadLine(in);
+                       return llArrived(header, inFlag);
+                     }) ||
+          !checkSize(static_cast<std::int64_t>(llPayload(header)), elements))
+        return false;
+    }
+    const std::int64_t total = std::int64_t{step.cnt} * n;
+    const std::int64_t lines = llDataLines(total, static_cast<int>(sizeof(T)));
+    for (std::int64_t line = m_lanes.index; line < lines; line += m_lanes.count) {
+      T own[kPerLine] = {};
+      for (int q = 0; q < kPerLine && traits.readsSrc && line * kPerLine + q < total; ++q) {
+        const std::int64_t e = line * kPerLine + q;
+        own[q] = *element(step.srcMemory, step.srcChunk + static_cast<int>(e / n), offset + e % n);
+      }
+      T received[kPerLine] = {};
+      if (in) {
+        LlLine arrived;
+        if (!waitForLine(in + 1 + line, inFlag, arrived))
+          return false;
+        const std::uint64_t payload = llPayload(arrived);
+        __builtin_memcpy(static_cast<void*>(received), &payload, kLlPayloadBytes);
+      }
+      T sent[kPerLine] = {};
+      for (int q = 0; q < kPerLine && line * kPerLine + q < total; ++q) {
+        const std::int64_t e = line * kPerLine + q;
+        T value = received[q];
+        if (traits.readsSrc)
+          value = in ? combineValues<Op>(received[q], own[q]) : own[q];
+        if (traits.writesDst)
+          *element(step.dstMemory, step.dstChunk + static_cast<int>(e / n), offset + e % n) = value;
+        sent[q] = value;
+      }
+      if (out) {
+        std::uint64_t payload = 0;
+        __builtin_memcpy(&payload, static_cast<const void*>(sent), kLlPayloadBytes);
+        Platform::storeLine(out + 1 + line, llLine(payload, m_sent + 1));
+      }
+    }
+    return true;
+  }
+
+  CS_HD const LlLine* incomingLines() const
+  {
+    const ConnectionView& in = connection(m_block.recvConnection);
+    return reinterpret_cast<const LlLine*>(in.staging +
+                                           (m_received % in.slotCount) * in.stagingBytes);
   }
 
   // Piece j of each operand: chunk j after the first, the same `offset` into it; piece j of a
@@ -146,12 +240,10 @@ private:
   CS_HD void finishStep(const BlockStep& step, OpTraits traits, int slice, int position,
                         std::int64_t offset, std::int64_t elements, T* staging)
   {
-    const bool system = m_program.systemScope != 0;
-    if (traits.receives) {
-      const ConnectionView& in = connection(m_block.recvConnection);
-      Platform::release(&in.consumed->value, m_received + 1, system);
-    }
-    if (traits.sends) {
+    // An LL message announced itself with its header and lines.
+    const bool lowLatency = m_program.lowLatency != 0;
+    const bool publishesMessage = traits.sends && !lowLatency;
+    if (publishesMessage) {
       const ConnectionView& out = connection(m_block.sendConnection);
       Message message;
       message.elements = elements;
@@ -166,10 +258,23 @@ private:
         message.pieceStride = m_program.chunkElements;
       }
       out.messages[m_sent % out.slotCount] = message;
-      Platform::release(&out.published->value, m_sent + 1, system);
     }
-    if (step.publishes)
-      Platform::release(&m_flag->value, m_program.flagValue(slice, position), system);
+    if (traits.receives || publishesMessage || step.publishes) {
+      // Release: the whole block's reads and writes of this step (ordered before this thread by
+      // the last barrier) and the message above happen before every store below. An LL receive
+      // alone needs none: its count only frees the lines, whose values every thread has used
+      // before the barrier (NCCL's LL protocol posts it the same way).
+      if (publishesMessage || step.publishes || !lowLatency)
+        Platform::fence(system());
+      if (traits.receives)
+        Platform::publish(&connection(m_block.recvConnection).consumed->value, m_received + 1,
+                          system());
+      if (publishesMessage)
+        Platform::publish(&connection(m_block.sendConnection).published->value, m_sent + 1,
+                          system());
+      if (step.publishes)
+        Platform::publish(&m_flag->value, m_program.flagValue(slice, position), system());
+    }
     ++m_done;
     if (m_done % kProgressEvery == 0)
       Platform::store(&m_status.progress, m_done);
@@ -199,36 +304,67 @@ private:
     const std::uint32_t needed = m_program.flagValue(slice, step.depStep);
     const std::uint32_t* flag =
         &m_program.flags[m_replica * m_program.blockCount + step.depBlock]->value;
-    return waitUntil(kWaitFlag, [&] { return acquire(flag) >= needed; });
+    return waitUntil(kWaitFlag, [&] { return load(flag) >= needed; });
   }
 
-  CS_HD bool receive(std::int64_t elements, Message& incoming)
+  CS_HD bool waitForMessage()
   {
     const ConnectionView& in = connection(m_block.recvConnection);
     const std::uint32_t wanted = m_received + 1;
-    if (!waitUntil(kWaitMessage, [&] { return acquire(&in.published->value) >= wanted; }))
-      return false;
-    incoming = in.messages[m_received % in.slotCount];
-    if (incoming.elements != elements) {
-      Platform::storeWide(&m_status.errorArrived, incoming.elements);
-      Platform::storeWide(&m_status.errorExpected, elements);
-      Platform::store(&m_status.step, m_step);
-      Platform::store(&m_status.slice, m_slice);
-      Platform::store(&m_status.error, kErrorMessageSize);
-      Platform::release(m_program.abort, 1, true);
-      return false;
-    }
-    return true;
+    return waitUntil(kWaitMessage, [&] { return load(&in.published->value) >= wanted; });
   }
 
-  CS_HD bool waitForRoom()
+  /// After the acquire fence: the message's descriptor; returns its element count.
+  CS_HD std::int64_t takeMessage(Message& incoming)
+  {
+    const ConnectionView& in = connection(m_block.recvConnection);
+    incoming = in.messages[m_received % in.slotCount];
+    return incoming.elements;
+  }
+
+  /// A message whose size differs from the receive's stops the run (cnt differs between ends).
+  CS_HD bool checkSize(std::int64_t arrived, std::int64_t expected)
+  {
+    if (arrived == expected)
+      return true;
+    Platform::storeWide(&m_status.errorArrived, arrived);
+    Platform::storeWide(&m_status.errorExpected, expected);
+    Platform::store(&m_status.step, m_step);
+    Platform::store(&m_status.slice, m_slice);
+    Platform::store(&m_status.error, kErrorMessageSize);
+    Platform::fence(true);
+    Platform::publish(m_program.abort, 1, true);
+    return false;
+  }
+
+  /// Any thread: until an LL line carries `flag` (false when the run was aborted meanwhile).
+  CS_HD bool waitForLine(const LlLine* line, std::uint32_t flag, LlLine& arrived)
+  {
+    for (std::uint32_t spins = 1;; ++spins) {
+      arrived = Platform::loadLine(line);
+      if (llArrived(arrived, flag))
+        return true;
+      if (spins % 1024 == 0 && Platform::load(m_program.abort, true) != 0)
+        return false;
+      Platform::pause(spins);
+    }
+  }
+
+  /// `counted`: whether the room was seen through the receiver's counter (which needs the fence).
+  /// The count read last time is remembered: it frees every slot up to it, so a steady stream
+  /// looks at the counter (a round trip to L2) once per `slots` messages rather than every time.
+  CS_HD bool waitForRoom(bool& counted)
   {
     const ConnectionView& out = connection(m_block.sendConnection);
     const std::uint32_t slots = static_cast<std::uint32_t>(out.slotCount);
-    if (m_sent < slots)
+    if (m_sent < m_consumedSeen + slots)
       return true;
+    counted = true;
     const std::uint32_t needed = m_sent - slots + 1;
-    return waitUntil(kWaitRoom, [&] { return acquire(&out.consumed->value) >= needed; });
+    return waitUntil(kWaitRoom, [&] {
+      m_consumedSeen = load(&out.consumed->value);
+      return m_consumedSeen >= needed;
+    });
   }
 
   // Spins until ready(); the first miss publishes the position for the watchdog, and the abort
@@ -244,7 +380,7 @@ private:
     for (std::uint32_t spins = 1;; ++spins) {
       if (ready())
         break;
-      if (spins % 256 == 0 && Platform::acquire(m_program.abort, true) != 0)
+      if (spins % 256 == 0 && Platform::load(m_program.abort, true) != 0)
         return false;
       Platform::pause(spins);
     }
@@ -252,9 +388,12 @@ private:
     return true;
   }
 
-  CS_HD std::uint32_t acquire(const std::uint32_t* counter) const
+  CS_HD bool system() const { return m_program.systemScope != 0; }
+
+  /// A relaxed load: the acquire fence after the waits orders what follows.
+  CS_HD std::uint32_t load(const std::uint32_t* counter) const
   {
-    return Platform::acquire(counter, m_program.systemScope != 0);
+    return Platform::load(counter, system());
   }
 
   const BlockProgram& m_program;
@@ -266,6 +405,7 @@ private:
   bool m_leader;
   std::uint32_t m_sent = 0;
   std::uint32_t m_received = 0;
+  std::uint32_t m_consumedSeen = 0; ///< thread 0: the send connection's consumed count, last read
   std::uint32_t m_done = 0;
   std::uint32_t m_step = 0;
   std::uint32_t m_slice = 0;

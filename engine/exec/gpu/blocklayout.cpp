@@ -1,5 +1,7 @@
 #include "blocklayout.h"
 
+#include "lowlatency.h"
+
 #include <algorithm>
 
 namespace cs::gpu {
@@ -9,8 +11,10 @@ namespace {
 /// Where the message of `step` lies: cpu::planRun() has decided which sends may be read in place
 /// (nothing on the rank writes those chunks while the receiver may still read them, and the
 /// connection's two ends cut messages alike); rrs forwards a sum stored nowhere else.
-SendMode sendModeOf(const cpu::PlannedStep& step)
+SendMode sendModeOf(const cpu::PlannedStep& step, bool lowLatency)
 {
+  if (lowLatency)
+    return opTraits(step.type).sends ? SendMode::Stage : SendMode::None;
   switch (step.type) {
   case OpType::Send:
     return step.sendsInPlace ? SendMode::PullSource : SendMode::Stage;
@@ -26,9 +30,15 @@ SendMode sendModeOf(const cpu::PlannedStep& step)
 
 } // namespace
 
+bool lowLatencyMessages(const cpu::RunPlan& plan)
+{
+  return plan.protocol == Protocol::LL;
+}
+
 BlockLayout layoutBlocks(const cpu::RunPlan& plan)
 {
   BlockLayout layout;
+  const bool lowLatency = lowLatencyMessages(plan);
   for (const cpu::PlannedConnection& connection : plan.connections)
     layout.connections.push_back({connection.key, plan.connectionSlots, 0});
   for (const cpu::PlannedThreadblock& tb : plan.threadblocks) {
@@ -57,7 +67,7 @@ BlockLayout layoutBlocks(const cpu::RunPlan& plan)
       step.publishes = planned.publishes ? 1 : 0;
       step.depBlock = planned.depTb >= 0 ? rankFirst + planned.depTb : -1;
       step.depStep = planned.depStep;
-      step.sendMode = sendModeOf(planned);
+      step.sendMode = sendModeOf(planned, lowLatency);
       if (step.sendMode == SendMode::Stage) {
         ConnectionLayout& connection =
             layout.connections[static_cast<std::size_t>(tb.sendConnection)];
@@ -73,13 +83,28 @@ BlockLayout layoutBlocks(const cpu::RunPlan& plan)
   return layout;
 }
 
+ReplicaGeometry replicaGeometry(const cpu::RunPlan& plan, int replicas)
+{
+  ReplicaGeometry geometry;
+  geometry.shareElements =
+      replicaPart(plan.chunkElements, std::max(1, replicas), std::max(1, 16 / plan.elementSize));
+  const std::int64_t slice = std::max<std::int64_t>(plan.sliceElements, 1);
+  geometry.slices = static_cast<std::int32_t>(
+      std::max<std::int64_t>(1, (geometry.shareElements + slice - 1) / slice));
+  return geometry;
+}
+
 std::int64_t stagingSlotBytes(const ConnectionLayout& connection, const cpu::RunPlan& plan,
                               int replicas)
 {
-  const std::int64_t part =
-      replicaPart(plan.sliceElements, replicas, std::max(1, 16 / plan.elementSize));
-  // Slots start 16-byte aligned so whole parts move as vectors.
-  return (connection.stagingChunks * part * plan.elementSize + 15) / 16 * 16;
+  const std::int64_t piece =
+      std::min(plan.sliceElements, replicaGeometry(plan, replicas).shareElements);
+  if (connection.stagingChunks == 0)
+    return 0;
+  if (lowLatencyMessages(plan))
+    return llMessageBytes(connection.stagingChunks * piece, plan.elementSize);
+  // Slots start 16-byte aligned so whole pieces move as vectors.
+  return (connection.stagingChunks * piece * plan.elementSize + 15) / 16 * 16;
 }
 
 } // namespace cs::gpu

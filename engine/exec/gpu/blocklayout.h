@@ -29,11 +29,22 @@ struct BlockLayout {
   std::int64_t pulledSteps = 0;  ///< sending steps whose receiver reads the sender's buffer
 };
 
+/// Whether the plan's messages travel as LL lines (the LL protocol; lowlatency.h): then every
+/// message is staged, since the lines carry the data.
+bool lowLatencyMessages(const cpu::RunPlan& plan);
+
 /// Lays out `plan` for the GPU executor.
 BlockLayout layoutBlocks(const cpu::RunPlan& plan);
 
+/// How `replicas` replicas of every (rank, tb) divide the chunks (BlockProgram, replicaSlice()).
+struct ReplicaGeometry {
+  std::int64_t shareElements = 0; ///< each replica's share of every chunk, 16-byte aligned
+  std::int32_t slices = 1;        ///< slices of one share (at most the plan's slices)
+};
+ReplicaGeometry replicaGeometry(const cpu::RunPlan& plan, int replicas);
+
 /// Bytes of one staging slot of `connection` when each (rank, tb) runs as `replicas` replicas:
-/// its largest staged message over one replica's part of a slice, a multiple of 16.
+/// its largest staged message over one replica's slice, a multiple of 16.
 std::int64_t stagingSlotBytes(const ConnectionLayout& connection, const cpu::RunPlan& plan,
                               int replicas);
 

@@ -95,23 +95,46 @@ struct alignas(64) BlockStatus {
 };
 inline constexpr std::uint32_t kProgressEvery = 32;
 
-/// Elements of each replica's part of a slice of `length` elements: equal parts, rounded up to a
-/// multiple of `align` so every part starts on a 16-byte vector; the last parts may be shorter
-/// or empty.
+/// Elements of each of `replicas` equal parts of `length` elements, rounded up to a multiple of
+/// `align` so every part starts on a 16-byte vector; the last parts may be shorter or empty.
 CS_HD inline std::int64_t replicaPart(std::int64_t length, std::int32_t replicas,
                                       std::int32_t align)
 {
   return ((length + replicas - 1) / replicas + align - 1) / align * align;
 }
 
+/// Where one replica's slice lies in every chunk it touches.
+struct SlicePiece {
+  std::int64_t offset = 0;   ///< first element, the same in every chunk of the step
+  std::int64_t elements = 0; ///< 0 past the end of the chunk (the step still exchanges messages)
+};
+
+/// Slice `slice` of replica `replica`: the replica owns elements [replica·share, (replica+1)·share)
+/// of every chunk and runs the runtime's slicing loop over them, `sliceElements` at a time.
+CS_HD inline SlicePiece replicaSlice(std::int64_t chunkElements, std::int64_t shareElements,
+                                     std::int64_t sliceElements, int replica, int slice)
+{
+  const std::int64_t begin = std::int64_t{replica} * shareElements;
+  const std::int64_t end =
+      begin + shareElements < chunkElements ? begin + shareElements : chunkElements;
+  SlicePiece piece;
+  piece.offset = begin + std::int64_t{slice} * sliceElements;
+  const std::int64_t left = end - piece.offset;
+  piece.elements = left <= 0 ? 0 : left < sliceElements ? left : sliceElements;
+  return piece;
+}
+
 /// Everything one launch reads.
 ///
-/// Replicas: the program is element-wise, so R copies of it, each over its own part of every
-/// slice, compute exactly what one copy computes over whole slices. Replica ρ of (rank, tb) b is
+/// Replicas: the program is element-wise, so R copies of it, each over its own share of every
+/// chunk, compute exactly what one copy computes over whole chunks. Replica ρ of (rank, tb) b is
 /// the runner with index ρ·blockCount + b; each replica has its own connections, flags and
 /// statuses, so one (rank, tb) can use R GPU blocks (a single block cannot read and write at the
-/// speed of the GPU's memory). Every replica exchanges the same messages, so waits, blocking and
-/// deadlocks are those of one copy.
+/// speed of the GPU's memory). Each replica runs the slicing loop over its share, so a step moves
+/// a whole slice where the share allows it: the waits and flag hand-offs of a step cost the same
+/// whatever it moves, and small pieces would spend the run on them. Every replica runs the same
+/// number of slices (the last ones may be empty) and so exchanges the same messages: waits,
+/// blocking and deadlocks are those of one copy.
 struct BlockProgram {
   const BlockInfo* blocks = nullptr; ///< blockCount entries
   const BlockStep* steps = nullptr;
@@ -124,14 +147,16 @@ struct BlockProgram {
   const std::int32_t* launchOrder = nullptr;   ///< GPU block → runner index; null: the same
   std::int64_t chunkElements = 0;
   std::int64_t sliceElements = 0;
+  std::int64_t shareElements = 0; ///< each replica's share of every chunk (replicaSlice())
   std::int64_t recordsPerReplica = 0;
-  std::int32_t slices = 0;
+  std::int32_t slices = 0; ///< slices of one replica's share
   std::int32_t maxSteps = 0;
   std::int32_t blockCount = 0;
   std::int32_t connectionCount = 0;
   std::int32_t replicas = 1;
   std::int32_t alignElements = 1; ///< replica parts start at multiples of this (16-byte vectors)
   std::int32_t systemScope = 0;   ///< several devices: counters must be visible across them
+  std::int32_t lowLatency = 0;    ///< LL: every message travels as LL lines (lowlatency.h)
 
   /// The flag value meaning "position `step` done in slice `slice`" (as cpu::RunPlan::flagValue).
   CS_HD std::uint32_t flagValue(int slice, int step) const

@@ -109,16 +109,31 @@ CS_HD inline bool aligned16(const void* p)
   return (reinterpret_cast<std::uintptr_t>(p) & 15u) == 0;
 }
 
+/// Vectors each thread has in flight per round of the loops below: a block must keep tens of
+/// kilobytes of loads outstanding to move data at its share of the memory's speed, and the
+/// compiler cannot hoist a load above the previous store itself (the operands may alias).
+inline constexpr int kVectorsInFlight = 4;
+
 /// dst[i] = src[i] for n elements.
 template <typename T> CS_HD void copyElements(Lanes lanes, T* dst, const T* src, std::int64_t n)
 {
   std::int64_t done = 0;
   if (aligned16(dst) && aligned16(src)) {
     using V = Vector16<T>;
+    constexpr int U = kVectorsInFlight;
     const std::int64_t vectors = n / V::kCount;
+    const std::int64_t stride = lanes.count;
     const V* s = reinterpret_cast<const V*>(src);
     V* d = reinterpret_cast<V*>(dst);
-    for (std::int64_t i = lanes.index; i < vectors; i += lanes.count)
+    std::int64_t i = lanes.index;
+    for (; i + (U - 1) * stride < vectors; i += U * stride) {
+      V v[U];
+      for (int u = 0; u < U; ++u)
+        v[u] = s[i + u * stride];
+      for (int u = 0; u < U; ++u)
+        d[i + u * stride] = v[u];
+    }
+    for (; i < vectors; i += stride)
       d[i] = s[i];
     done = vectors * V::kCount;
   }
@@ -133,18 +148,39 @@ CS_HD void reduceElements(Lanes lanes, T* out1, T* out2, const T* a, const T* b,
   std::int64_t done = 0;
   if (aligned16(out1) && aligned16(a) && aligned16(b) && (!out2 || aligned16(out2))) {
     using V = Vector16<T>;
+    constexpr int U = kVectorsInFlight;
     const std::int64_t vectors = n / V::kCount;
+    const std::int64_t stride = lanes.count;
     const V* va = reinterpret_cast<const V*>(a);
     const V* vb = reinterpret_cast<const V*>(b);
-    for (std::int64_t i = lanes.index; i < vectors; i += lanes.count) {
-      const V x = va[i];
-      const V y = vb[i];
+    V* o1 = reinterpret_cast<V*>(out1);
+    V* o2 = reinterpret_cast<V*>(out2);
+    const auto combine = [](const V& x, const V& y) {
       V r;
       for (int k = 0; k < V::kCount; ++k)
         r.value[k] = combineValues<Op>(x.value[k], y.value[k]);
-      reinterpret_cast<V*>(out1)[i] = r;
-      if (out2)
-        reinterpret_cast<V*>(out2)[i] = r;
+      return r;
+    };
+    std::int64_t i = lanes.index;
+    for (; i + (U - 1) * stride < vectors; i += U * stride) {
+      V x[U];
+      V y[U];
+      for (int u = 0; u < U; ++u) {
+        x[u] = va[i + u * stride];
+        y[u] = vb[i + u * stride];
+      }
+      for (int u = 0; u < U; ++u) {
+        const V r = combine(x[u], y[u]);
+        o1[i + u * stride] = r;
+        if (o2)
+          o2[i + u * stride] = r;
+      }
+    }
+    for (; i < vectors; i += stride) {
+      const V r = combine(va[i], vb[i]);
+      o1[i] = r;
+      if (o2)
+        o2[i] = r;
     }
     done = vectors * V::kCount;
   }

@@ -120,12 +120,15 @@ bool EmulatedGpuExecutor::prepare(const Setup& setup, Diagnostics& /*out*/)
   program.chunkElements = plan.chunkElements;
   program.sliceElements = plan.sliceElements;
   program.recordsPerReplica = m_layout.traceRecords;
-  program.slices = plan.slices;
+  const ReplicaGeometry geometry = replicaGeometry(plan, s.replicas);
+  program.shareElements = geometry.shareElements;
+  program.slices = geometry.slices;
   program.maxSteps = plan.maxSteps;
   program.blockCount = static_cast<std::int32_t>(m_layout.blocks.size());
   program.connectionCount = static_cast<std::int32_t>(m_layout.connections.size());
   program.replicas = s.replicas;
   program.alignElements = std::max(1, 16 / plan.elementSize);
+  program.lowLatency = lowLatencyMessages(plan) ? 1 : 0;
   s.function = selectBlockFunction(setup.options.dtype, setup.options.op);
   return true;
 }
@@ -156,6 +159,11 @@ bool EmulatedGpuExecutor::start(bool trace, Diagnostics& out)
   for (Counter& flag : s.flagStorage)
     flag.value = 0;
   std::fill(s.status.begin(), s.status.end(), BlockStatus{});
+  // LL lines of the previous run carry the flags this one expects again.
+  if (s.program.lowLatency) {
+    for (std::vector<std::byte>& staging : s.staging)
+      std::fill(staging.begin(), staging.end(), std::byte{0});
+  }
   s.abortWord = 0;
   s.trace.assign(trace ? static_cast<std::size_t>(2 * m_layout.traceRecords * s.replicas) : 0, 0);
   s.program.trace = trace ? s.trace.data() : nullptr;
@@ -172,7 +180,7 @@ bool EmulatedGpuExecutor::start(bool trace, Diagnostics& out)
     }
   } catch (const std::system_error& error) {
     s.running.fetch_sub(blocks - static_cast<int>(s.threads.size()));
-    HostPlatform::release(&s.abortWord, 1, true);
+    HostPlatform::publish(&s.abortWord, 1, true);
     s.join();
     out.error("exec.threads", "could not start " + std::to_string(blocks) +
                                   " threads to emulate the blocks: " + error.what());
@@ -191,7 +199,7 @@ bool EmulatedGpuExecutor::finished()
 
 void EmulatedGpuExecutor::abort()
 {
-  HostPlatform::release(&m_state->abortWord, 1, true);
+  HostPlatform::publish(&m_state->abortWord, 1, true);
 }
 
 const BlockStatus* EmulatedGpuExecutor::statuses()
@@ -228,7 +236,7 @@ void EmulatedGpuExecutor::release()
   if (!m_state)
     return;
   if (!m_state->threads.empty()) {
-    HostPlatform::release(&m_state->abortWord, 1, true);
+    HostPlatform::publish(&m_state->abortWord, 1, true);
     m_state->join();
   }
   m_state.reset();

@@ -6,6 +6,7 @@
 
 #include "blockprogram.h"
 #include "elementops.h"
+#include "lowlatency.h"
 
 #include <atomic>
 #include <chrono>
@@ -23,14 +24,29 @@ struct HostPlatform {
     thread_local Message message;
     return message;
   }
-  static std::uint32_t acquire(const std::uint32_t* counter, bool /*system*/)
+  static std::uint32_t load(const std::uint32_t* counter, bool /*system*/)
   {
     return std::atomic_ref<std::uint32_t>(*const_cast<std::uint32_t*>(counter))
-        .load(std::memory_order_acquire);
+        .load(std::memory_order_relaxed);
   }
-  static void release(std::uint32_t* counter, std::uint32_t value, bool /*system*/)
+  /// With the relaxed loads and stores around it, an acquire after the waits and a release
+  /// before the publications (C++ fence-to-fence synchronisation).
+  static void fence(bool /*system*/) { std::atomic_thread_fence(std::memory_order_acq_rel); }
+  static void publish(std::uint32_t* counter, std::uint32_t value, bool /*system*/)
   {
-    std::atomic_ref<std::uint32_t>(*counter).store(value, std::memory_order_release);
+    std::atomic_ref<std::uint32_t>(*counter).store(value, std::memory_order_relaxed);
+  }
+  /// Each half of a line with one relaxed 8-byte access, as the GPU's 16-byte access guarantees.
+  static LlLine loadLine(const LlLine* line)
+  {
+    auto* mutableLine = const_cast<LlLine*>(line);
+    return {std::atomic_ref<std::uint64_t>(mutableLine->low).load(std::memory_order_relaxed),
+            std::atomic_ref<std::uint64_t>(mutableLine->high).load(std::memory_order_relaxed)};
+  }
+  static void storeLine(LlLine* line, const LlLine& value)
+  {
+    std::atomic_ref<std::uint64_t>(line->low).store(value.low, std::memory_order_relaxed);
+    std::atomic_ref<std::uint64_t>(line->high).store(value.high, std::memory_order_relaxed);
   }
   static void store(std::uint32_t* word, std::uint32_t value)
   {
