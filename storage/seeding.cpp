@@ -6,7 +6,7 @@
 #include "compile/lower.h"
 #include "io/designdocument.h"
 #include "io/mscclxmlwriter.h"
-#include "library/catalog.h"
+#include "catalogue/catalogue.h"
 
 #include <algorithm>
 

@@ -3,7 +3,7 @@
 // How cstudio shows diagnostics: compiler-style lines for people (file:line:col: severity: …),
 // JSON objects for CI pipelines. Both come from the same Diagnostic list.
 
-#include "check/diagnostic.h"
+#include "model/diagnostic.h"
 
 #include <nlohmann/json.hpp>
 

@@ -41,8 +41,7 @@ void addProblems(Analysis& analysis, std::vector<Diagnostic> diagnostics, Proble
       if (d.location.tb >= 0) problem.tb = d.location.tb;
       if (d.location.tb >= 0 && d.location.step >= 0) problem.step = d.location.step;
     }
-    // Lowering reports the transfer id in location.step (engine/compile/lower.h).
-    if (stage == ProblemStage::Lowering) problem.transferId = d.location.step;
+    if (stage == ProblemStage::Lowering) problem.transferId = d.location.transfer;
     problem.diagnostic = std::move(d);
     analysis.problems.push_back(std::move(problem));
   }
@@ -55,7 +54,7 @@ bool addScheduleProblems(Analysis& analysis, const Schedule& schedule)
   for (std::size_t i = 0; i < checked.diagnostics.size(); ++i) {
     Problem problem;
     problem.stage = ProblemStage::Schedule;
-    problem.transferId = checked.transferOf[i];
+    problem.transferId = checked.diagnostics[i].location.transfer;
     problem.diagnostic = std::move(checked.diagnostics[i]);
     analysis.problems.push_back(std::move(problem));
   }

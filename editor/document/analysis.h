@@ -7,7 +7,7 @@
 
 #include "documentstate.h"
 
-#include "check/diagnostic.h"
+#include "model/diagnostic.h"
 #include "compile/lower.h"
 #include "model/program.h"
 #include "model/schedule.h"

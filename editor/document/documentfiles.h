@@ -6,7 +6,7 @@
 
 #include "documentstate.h"
 
-#include "check/diagnostic.h"
+#include "model/diagnostic.h"
 #include "model/dialect.h"
 
 #include <QString>

@@ -6,7 +6,7 @@
 // the same functions, so an error looks the same everywhere. Colours come from
 // style/rankpalette.h. Add a new icon as one more painter function in paintedicons.cpp.
 
-#include "check/diagnostic.h"
+#include "model/diagnostic.h"
 #include "style/paintedicon.h"
 
 #include <QIcon>

@@ -6,7 +6,7 @@
 // into the Analysis; it is rebuilt by refresh() after every analysisChanged, so its indices
 // never outlive the Analysis they point into.
 
-#include "check/diagnostic.h"
+#include "model/diagnostic.h"
 
 #include <QAbstractItemModel>
 

@@ -14,7 +14,7 @@
 // pushes a ReplaceProgramCommand; consecutive edits of the same cell of the same instruction
 // merge into one undo step. Start in programedits.h for the edits themselves.
 
-#include "check/diagnostic.h"
+#include "model/diagnostic.h"
 #include "model/program.h"
 // After the engine headers: moc cannot parse <compare> when it comes first.
 #include "document/selection.h"

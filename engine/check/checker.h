@@ -4,7 +4,7 @@
 // Start here when adding a check: each pass is one file in engine/check with its own codes, and
 // runPasses() in checker.cpp lists them in order.
 
-#include "diagnostic.h"
+#include "model/diagnostic.h"
 #include "../model/dialect.h"
 #include "../model/program.h"
 

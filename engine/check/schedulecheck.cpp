@@ -22,12 +22,12 @@ void ScheduleReport::add(Severity severity, const std::string& code, const std::
   if (transfer) {
     diagnostic.location.rank = rank >= 0 ? rank : transfer->src.rank;
     diagnostic.location.step = transfer->step;
+    diagnostic.location.transfer = id;
     diagnostic.location.element = "transfer";
   } else {
     diagnostic.location.rank = rank;
   }
   m_result.diagnostics.push_back(std::move(diagnostic));
-  m_result.transferOf.push_back(id);
 }
 
 void ScheduleReport::finish()
@@ -40,7 +40,6 @@ void ScheduleReport::finish()
     more.code = code;
     more.message = std::to_string(count - kMaxPerCode) + " more " + code + " diagnostics omitted";
     m_result.diagnostics.push_back(std::move(more));
-    m_result.transferOf.push_back(-1);
   }
 }
 

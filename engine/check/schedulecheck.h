@@ -25,7 +25,7 @@
 // 128-step schedule checks in a few milliseconds.
 
 #include "../model/schedule.h"
-#include "diagnostic.h"
+#include "model/diagnostic.h"
 
 #include <vector>
 
@@ -34,8 +34,6 @@ namespace cs {
 /// Diagnostics of a Schedule, each paired with the transfer it is about.
 struct ScheduleCheckResult {
   std::vector<Diagnostic> diagnostics;
-  /// transferOf[i] is the id of the transfer diagnostics[i] is about, or -1 (same size).
-  std::vector<int> transferOf;
 
   bool hasErrors() const;
 };

@@ -11,7 +11,7 @@
 // - cat() formats messages (g++ 12 has no <format>).
 
 #include "../model/program.h"
-#include "diagnostic.h"
+#include "model/diagnostic.h"
 
 #include <concepts>
 #include <cstdint>

@@ -8,7 +8,7 @@
 // Channel and threadblock choices are kept as pins, so lowering the lifted Schedule reproduces
 // the original's structure.
 
-#include "../check/diagnostic.h"
+#include "model/diagnostic.h"
 #include "lower.h"
 #include "../model/program.h"
 #include "../model/schedule.h"

@@ -17,7 +17,7 @@
 // The order inside a step is free for a correct schedule: no slot is read and written in one step
 // (schedule.race).
 
-#include "../check/diagnostic.h"
+#include "model/diagnostic.h"
 #include "../model/buffergeometry.h"
 #include "../model/dialect.h"
 #include "../model/program.h"

@@ -19,7 +19,7 @@ std::string slotText(const ChunkRef& ref)
 Location transferLocation(const Transfer& t)
 {
   Location location;
-  location.step = t.id; // lower.* diagnostics carry the transfer id here (lower.h)
+  location.transfer = t.id;
   return location;
 }
 

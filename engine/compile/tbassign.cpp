@@ -168,7 +168,7 @@ Attempt buildOps(Plan& plan, Groups& groups, Diagnostics& problems)
     recvNode[i] = groups.node(Groups::RecvConn, t.dst.rank, ch, t.src.rank);
     if (pinNode[i] >= 0 && !groups.unite(sendNode[i], pinNode[i])) {
       Location location;
-      location.step = t.id;
+      location.transfer = t.id;
       problems.error("lower.pin-conflict",
                      "transfer " + std::to_string(t.id) + " is pinned to threadblock " +
                          std::to_string(*t.pins.threadblock) + " of rank " +

@@ -10,7 +10,7 @@
 // Where to start when changing it: the options and result structs below are what `cstudio run`,
 // `cstudio bench --backend` and the tests read; engine/exec/cpu/cpuexecutor.cpp shows the flow.
 
-#include "../check/diagnostic.h"
+#include "model/diagnostic.h"
 #include "../model/buffergeometry.h"
 #include "../model/program.h"
 #include "../model/trace.h"

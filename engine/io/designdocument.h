@@ -5,7 +5,7 @@
 // Reading a document written by an older version upgrades it; a newer version gives a clear
 // message naming both versions instead of guessing.
 
-#include "../check/diagnostic.h"
+#include "model/diagnostic.h"
 #include "../model/schedule.h"
 #include "../model/topology.h"
 

@@ -5,7 +5,7 @@
 // quotes, attributes split over lines, tabs, entities that are copied raw. This scan finds those
 // spots in the raw text, so the reader can say where the runtime would stumble.
 
-#include "../check/diagnostic.h"
+#include "model/diagnostic.h"
 #include "textposition.h"
 
 #include <string_view>

@@ -5,7 +5,7 @@
 // attribute involved. Malformed input never crashes or hangs the reader; it yields format.*
 // diagnostics and, when the document is too broken to model, no Program.
 
-#include "../check/diagnostic.h"
+#include "model/diagnostic.h"
 #include "../model/program.h"
 
 #include <filesystem>

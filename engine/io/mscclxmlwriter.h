@@ -5,7 +5,7 @@
 // attributes, all ten attributes on every step, decimal numbers, and the `coll` spelling and
 // required `<algo>` attributes of the chosen dialect.
 
-#include "../check/diagnostic.h"
+#include "model/diagnostic.h"
 #include "../model/dialect.h"
 #include "../model/program.h"
 

@@ -10,7 +10,7 @@
 //    "links": [{"id": 0, "a": 0, "b": 8, "kind": "nvlink", "bandwidth_GBps": 450,
 //               "latency_us": 0.7, "duplex": true}, ...]}
 
-#include "../check/diagnostic.h"
+#include "model/diagnostic.h"
 #include "../model/topology.h"
 
 #include <optional>

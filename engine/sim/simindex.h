@@ -5,7 +5,7 @@
 // connections with their routes and link resources. Anything the loop could trip over
 // (peers out of range, missing GPUs or routes) becomes a sim.* diagnostic here instead.
 
-#include "check/diagnostic.h"
+#include "model/diagnostic.h"
 #include "model/program.h"
 #include "model/topology.h"
 

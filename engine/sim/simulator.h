@@ -21,7 +21,7 @@
 // one-threadblock ring with several slices is predicted slower than it runs.
 // Start reading at simulateProgram(); the event loop lives in simulator.cpp.
 
-#include "check/diagnostic.h"
+#include "model/diagnostic.h"
 #include "estimates.h"
 #include "model/program.h"
 #include "model/topology.h"

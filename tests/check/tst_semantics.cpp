@@ -3,7 +3,7 @@
 // shared corpus, whose MANIFEST states the expected verdicts.
 
 #include "check/passes.h"
-#include "library/ringallreduce.h"
+#include "catalogue/ringallreduce.h"
 #include "model/buffergeometry.h"
 #include "support/corpus.h"
 #include "support/mutate.h"

@@ -3,7 +3,7 @@
 // runtime, plus the corpus expectations of MANIFEST.md.
 
 #include "check/passes.h"
-#include "library/ringallreduce.h"
+#include "catalogue/ringallreduce.h"
 #include "model/dialect.h"
 #include "support/corpus.h"
 #include "support/mutate.h"

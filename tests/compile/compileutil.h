@@ -2,7 +2,7 @@
 
 // Comparisons shared by the compile tests.
 
-#include "check/diagnostic.h"
+#include "model/diagnostic.h"
 #include "model/schedule.h"
 
 #include <QString>

@@ -1,6 +1,6 @@
 #pragma once
 
-// Schedules the compile tests build by hand, independent of engine/library, so the compiler is
+// Schedules the compile tests build by hand, independent of engine/catalogue, so the compiler is
 // tested against designs whose every transfer is known.
 
 #include "model/schedule.h"

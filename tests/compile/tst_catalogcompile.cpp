@@ -13,7 +13,7 @@
 #include "check/checker.h"
 #include "compile/lift.h"
 #include "compile/lower.h"
-#include "library/catalog.h"
+#include "catalogue/catalogue.h"
 
 #include <QTest>
 

@@ -7,7 +7,7 @@
 #include "check/checker.h"
 #include "compile/lift.h"
 #include "compile/lower.h"
-#include "library/ringallreduce.h"
+#include "catalogue/ringallreduce.h"
 
 #include <QFileInfo>
 #include <QTest>

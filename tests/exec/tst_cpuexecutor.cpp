@@ -1,12 +1,12 @@
 // The CPU reference executor on small programs whose behaviour is known by construction: the
-// ring all-reduce of engine/library, a hand-written two-rank all-reduce and its broken variant,
+// ring all-reduce of engine/catalogue, a hand-written two-rank all-reduce and its broken variant,
 // a deadlock the watchdog must stop, every data type and reduction, and the trace's shape.
 
-#include "exec/cpu/reference.h"
-#include "exec/cpu/runplan.h"
+#include "exec/plan/reference.h"
+#include "exec/plan/runplan.h"
 #include "exec/execprograms.h"
 #include "exec/executor.h"
-#include "library/ringallreduce.h"
+#include "catalogue/ringallreduce.h"
 
 #include <QTest>
 
@@ -135,7 +135,7 @@ private slots:
     QCOMPARE(w.chunk, 0);
     QCOMPARE(w.element, qint64(0));
     const auto input = [](int rank, std::int64_t index) {
-      return cpu::inputValue(DataType::I32, ReduceOp::Sum, 2, rank, index);
+      return plan::inputValue(DataType::I32, ReduceOp::Sum, 2, rank, index);
     };
     QCOMPARE(w.expected, double(input(0, 0) + input(1, 0)));
     QCOMPARE(w.actual, double(input(1, 0) + input(0, 100)));
@@ -164,11 +164,11 @@ private slots:
     // nowhere: copied), rrcs and rcs (chunks nothing writes afterwards: read in place), r.
     ExecOptions options = smallRun(4 * 64 * 4);
     Diagnostics out;
-    const std::optional<cpu::RunPlan> plan =
-        cpu::planRun(makeRingAllReduce({4, 1, Protocol::Simple}), options, out);
+    const std::optional<plan::RunPlan> plan =
+        plan::planRun(makeRingAllReduce({4, 1, Protocol::Simple}), options, out);
     QVERIFY(plan.has_value());
-    for (const cpu::PlannedThreadblock& tb : plan->threadblocks) {
-      for (const cpu::PlannedStep& step : tb.steps) {
+    for (const plan::PlannedThreadblock& tb : plan->threadblocks) {
+      for (const plan::PlannedStep& step : tb.steps) {
         const bool forwardsStored =
             step.type == OpType::RecvCopySend || step.type == OpType::RecvReduceCopySend;
         QCOMPARE(step.sendsInPlace, forwardsStored);
@@ -190,11 +190,11 @@ private slots:
     local.steps = {inPlaceStep(0, OpType::Copy, 0, 1)};
     program.gpus[0].threadblocks.push_back(local);
     Diagnostics out;
-    std::optional<cpu::RunPlan> plan = cpu::planRun(program, smallRun(2 * 8 * 4), out);
+    std::optional<plan::RunPlan> plan = plan::planRun(program, smallRun(2 * 8 * 4), out);
     QVERIFY(plan.has_value());
     QCOMPARE(plan->threadblocks[0].steps[0].sendsInPlace, false);
     program.gpus[0].threadblocks.pop_back();
-    plan = cpu::planRun(program, smallRun(2 * 8 * 4), out);
+    plan = plan::planRun(program, smallRun(2 * 8 * 4), out);
     QVERIFY(plan.has_value());
     QCOMPARE(plan->threadblocks[0].steps[0].sendsInPlace, true);
   }
@@ -210,7 +210,7 @@ private slots:
                                inPlaceStep(1, OpType::Recv, -1, 1)};
     });
     Diagnostics out;
-    const std::optional<cpu::RunPlan> plan = cpu::planRun(program, smallRun(2 * 8 * 4), out);
+    const std::optional<plan::RunPlan> plan = plan::planRun(program, smallRun(2 * 8 * 4), out);
     QVERIFY(plan.has_value());
     QCOMPARE(plan->threadblocks[0].steps[0].sendsInPlace, false);
   }

@@ -1,7 +1,7 @@
 // The GPU executor, built twice from this file: tst_gpuemulation runs the CUDA kernel's own block
 // interpreter on host threads (every machine), tst_cudaexecutor runs it on a GPU (label `gpu`;
 // skips cleanly without one). Both must agree with the CPU reference: ring all-reduces of
-// engine/library in every type and reduction, with several blocks per threadblock; the corpus
+// engine/catalogue in every type and reduction, with several blocks per threadblock; the corpus
 // matrix; a deadlock stopped by the watchdog at the positions the CPU executor names; a message of
 // the wrong size; the trace's shape. Where messages lie (pulled or staged) is checked on the
 // layout itself.
@@ -10,7 +10,7 @@
 #include "exec/execprograms.h"
 #include "exec/executor.h"
 #include "exec/gpu/blocklayout.h"
-#include "library/ringallreduce.h"
+#include "catalogue/ringallreduce.h"
 
 #if CS_GPU_TEST_ON_CUDA
 #include "exec/cuda/cudaexecutor.h"
@@ -147,7 +147,7 @@ private slots:
     ExecOptions options;
     options.bytes = 2 * 64 * 4;
     Diagnostics out;
-    const std::optional<cpu::RunPlan> plan = cpu::planRun(twoRankExchange(), options, out);
+    const std::optional<plan::RunPlan> plan = plan::planRun(twoRankExchange(), options, out);
     QVERIFY(plan.has_value());
     const gpu::BlockLayout layout = gpu::layoutBlocks(*plan);
     QCOMPARE(layout.blocks.size(), std::size_t(2));
@@ -159,8 +159,8 @@ private slots:
     }
     // The ring: every rrs is staged (its sum is stored nowhere), every rcs and rrcs pulled from
     // the chunk it has just written, which nothing else writes.
-    const std::optional<cpu::RunPlan> ring =
-        cpu::planRun(makeRingAllReduce({4, 1, Protocol::Simple}), options, out);
+    const std::optional<plan::RunPlan> ring =
+        plan::planRun(makeRingAllReduce({4, 1, Protocol::Simple}), options, out);
     QVERIFY(ring.has_value());
     const gpu::BlockLayout ringLayout = gpu::layoutBlocks(*ring);
     int pulled = 0;
@@ -178,8 +178,8 @@ private slots:
 
     // LL: the lines carry the data, so every message is staged, in slots of a header line and
     // one 16-byte line per 8 bytes (chunks of 32 floats: 16 lines).
-    const std::optional<cpu::RunPlan> ll =
-        cpu::planRun(makeRingAllReduce({4, 1, Protocol::LL}), options, out);
+    const std::optional<plan::RunPlan> ll =
+        plan::planRun(makeRingAllReduce({4, 1, Protocol::LL}), options, out);
     QVERIFY(ll.has_value());
     const gpu::BlockLayout llLayout = gpu::layoutBlocks(*ll);
     QCOMPARE(llLayout.pulledSteps, qint64(0));

@@ -1,19 +1,19 @@
 // The NCCL executor. Its schedule (ncclrounds.h) is plain C++ and is tested everywhere: on the
-// ring all-reduce of engine/library, on hand-written programs with dependencies, deadlocks,
+// ring all-reduce of engine/catalogue, on hand-written programs with dependencies, deadlocks,
 // overwritten sources and wrong sizes, and on every corpus file, whose rounds are also executed
 // on the host (every group's messages matched pair by pair in posting order, then the local
 // operations) and verified like a run. Without two GPUs the executor must say what it needs; with
 // them (label `gpu`), the ring all-reduce runs verified beside NCCL's own ncclAllReduce.
 
 #include "exec/cpu/kernels.h"
-#include "exec/cpu/reference.h"
+#include "exec/plan/reference.h"
 #include "exec/cuda/cudaexecutor.h"
 #include "exec/execprograms.h"
 #include "exec/executor.h"
 #include "exec/nccl/ncclexecutor.h"
 #include "exec/nccl/ncclrounds.h"
 #include "exec/nccl/rankdevices.h"
-#include "library/ringallreduce.h"
+#include "catalogue/ringallreduce.h"
 #include "support/corpus.h"
 
 #include <QTest>
@@ -105,19 +105,19 @@ ExecOptions smallRun(const Program& program, std::int64_t chunkElements, DataTyp
   return options;
 }
 
-cpu::RunPlan planOf(const Program& program, const ExecOptions& options)
+plan::RunPlan planOf(const Program& program, const ExecOptions& options)
 {
   Diagnostics out;
-  std::optional<cpu::RunPlan> plan = cpu::planRun(program, options, out);
+  std::optional<plan::RunPlan> plan = plan::planRun(program, options, out);
   if (!plan)
     qFatal("planRun failed: %s", out.items().front().message.c_str());
   return *plan;
 }
 
 /// The first step at or after `depStep` of `depTb` that publishes, or -1.
-int publisherOf(const cpu::RunPlan& plan, int rank, const cpu::PlannedStep& step)
+int publisherOf(const plan::RunPlan& plan, int rank, const plan::PlannedStep& step)
 {
-  const cpu::PlannedThreadblock& target = plan.threadblocks[static_cast<std::size_t>(
+  const plan::PlannedThreadblock& target = plan.threadblocks[static_cast<std::size_t>(
       plan.firstThreadblock[static_cast<std::size_t>(rank)] + step.depTb)];
   for (int m = step.depStep; m < static_cast<int>(target.steps.size()); ++m) {
     if (target.steps[static_cast<std::size_t>(m)].publishes)
@@ -127,13 +127,13 @@ int publisherOf(const cpu::RunPlan& plan, int rank, const cpu::PlannedStep& step
 }
 
 /// Every rule ncclrounds.h promises, checked on a schedule; an empty string when all hold.
-QString scheduleViolation(const cpu::RunPlan& plan, const nccl::RoundSchedule& schedule)
+QString scheduleViolation(const plan::RunPlan& plan, const nccl::RoundSchedule& schedule)
 {
   const auto at = [&](std::size_t t, int s) -> const nccl::StepTimes& {
     return schedule.steps[t][static_cast<std::size_t>(s)];
   };
   for (std::size_t t = 0; t < plan.threadblocks.size(); ++t) {
-    const cpu::PlannedThreadblock& tb = plan.threadblocks[t];
+    const plan::PlannedThreadblock& tb = plan.threadblocks[t];
     for (int s = 0; s < static_cast<int>(tb.steps.size()); ++s) {
       const nccl::StepTimes& times = at(t, s);
       const QString where = QString("rank %1 tb %2 step %3: ").arg(tb.rank).arg(tb.tb).arg(s);
@@ -159,7 +159,7 @@ QString scheduleViolation(const cpu::RunPlan& plan, const nccl::RoundSchedule& s
         return where + "a send does not follow what produced its data";
       if (s > 0 && times.start < at(t, s - 1).done)
         return where + "starts before the previous step is done";
-      const cpu::PlannedStep& step = tb.steps[static_cast<std::size_t>(s)];
+      const plan::PlannedStep& step = tb.steps[static_cast<std::size_t>(s)];
       if (step.depTb >= 0) {
         const int publisher = publisherOf(plan, tb.rank, step);
         const std::size_t target = static_cast<std::size_t>(
@@ -216,10 +216,10 @@ QString scheduleViolation(const cpu::RunPlan& plan, const nccl::RoundSchedule& s
 /// receives into memory one of its own sends reads, or when two local operations of one kernel
 /// touch the same memory with a write: those would be races on a GPU (the problem then starts
 /// with "race:"; a program that races by itself shows them too).
-bool emulateRounds(const nccl::RoundSchedule& schedule, cpu::RunState& state, DataType type,
+bool emulateRounds(const nccl::RoundSchedule& schedule, plan::HostMemory& state, DataType type,
                    ReduceOp op, QString* problem)
 {
-  const cpu::RunPlan& plan = state.plan;
+  const plan::RunPlan& plan = state.plan;
   const std::int64_t chunkBytes = plan.chunkElements * plan.elementSize;
   const cpu::Kernels kernels = cpu::selectKernels(type, op);
   std::vector<std::vector<std::byte>> temporaries;
@@ -333,13 +333,13 @@ bool emulateRounds(const nccl::RoundSchedule& schedule, cpu::RunState& state, Da
 }
 
 /// Schedules `program`, emulates its rounds and verifies the result like a run.
-cpu::Verification emulatedRun(const Program& program, const ExecOptions& options, QString* problem)
+plan::Verification emulatedRun(const Program& program, const ExecOptions& options, QString* problem)
 {
-  const cpu::RunPlan plan = planOf(program, options);
+  const plan::RunPlan plan = planOf(program, options);
   Diagnostics out;
   std::vector<BlockedPosition> blocked;
   const std::optional<nccl::RoundSchedule> schedule = nccl::scheduleRounds(plan, blocked, out);
-  cpu::Verification failed;
+  plan::Verification failed;
   failed.status = ExecStatus::Failed;
   if (!schedule) {
     *problem = blocked.empty() ? QString::fromStdString(out.items().front().message)
@@ -349,11 +349,11 @@ cpu::Verification emulatedRun(const Program& program, const ExecOptions& options
   *problem = scheduleViolation(plan, *schedule);
   if (!problem->isEmpty())
     return failed;
-  cpu::RunState state(plan);
-  cpu::initialiseMemory(program, options.dtype, options.op, state);
+  plan::HostMemory state(plan);
+  plan::initialiseMemory(program, options.dtype, options.op, state);
   if (!emulateRounds(*schedule, state, options.dtype, options.op, problem))
     return failed;
-  return cpu::verifyResult(program, options, state);
+  return plan::verifyResult(program, options, state);
 }
 
 std::set<std::tuple<int, int, int, int, int>> positionsOf(const std::vector<BlockedPosition>& all)
@@ -404,7 +404,7 @@ private slots:
     QFETCH(int, ranks);
     QFETCH(int, channels);
     const Program program = makeRingAllReduce({ranks, channels, Protocol::Simple});
-    const cpu::RunPlan plan = planOf(program, smallRun(program, 64, DataType::F32));
+    const plan::RunPlan plan = planOf(program, smallRun(program, 64, DataType::F32));
     Diagnostics out;
     std::vector<BlockedPosition> blocked;
     const std::optional<nccl::RoundSchedule> schedule = nccl::scheduleRounds(plan, blocked, out);
@@ -441,7 +441,7 @@ private slots:
     ExecOptions options = smallRun(program, 37, static_cast<DataType>(type));
     options.op = static_cast<ReduceOp>(op);
     QString problem;
-    const cpu::Verification verification = emulatedRun(program, options, &problem);
+    const plan::Verification verification = emulatedRun(program, options, &problem);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
     QCOMPARE(execStatusName(verification.status), std::string_view("verified"));
     QCOMPARE(verification.wrong, 0);
@@ -451,7 +451,7 @@ private slots:
   void dependencyOrdersTheForward()
   {
     const Program program = forwardWithDependency();
-    const cpu::RunPlan plan = planOf(program, smallRun(program, 8, DataType::I32));
+    const plan::RunPlan plan = planOf(program, smallRun(program, 8, DataType::I32));
     Diagnostics out;
     std::vector<BlockedPosition> blocked;
     const std::optional<nccl::RoundSchedule> schedule = nccl::scheduleRounds(plan, blocked, out);
@@ -467,14 +467,14 @@ private slots:
     QCOMPARE(schedule->steps[3][0].recv, 2);
     QCOMPARE(schedule->rounds, 2);
     // Forwarding the received chunk verifies as data: rank 1's i[1] becomes its own i[0].
-    cpu::RunState state(plan);
-    cpu::initialiseMemory(program, DataType::I32, ReduceOp::Sum, state);
+    plan::HostMemory state(plan);
+    plan::initialiseMemory(program, DataType::I32, ReduceOp::Sum, state);
     QString problem;
     QVERIFY2(emulateRounds(*schedule, state, DataType::I32, ReduceOp::Sum, &problem),
              qPrintable(problem));
     const auto* rank1 = reinterpret_cast<const std::int32_t*>(state.memory[1][0].data());
     for (int e = 0; e < 8; ++e)
-      QCOMPARE(rank1[8 + e], std::int32_t(cpu::inputValue(DataType::I32, ReduceOp::Sum, 2, 1, e)));
+      QCOMPARE(rank1[8 + e], std::int32_t(plan::inputValue(DataType::I32, ReduceOp::Sum, 2, 1, e)));
   }
 
   void overwrittenSourcesAreStagedOnlyWhenNeeded()
@@ -482,7 +482,7 @@ private slots:
     // Both ranks overwrite the chunk they have just sent and receive into it from the other:
     // unless the message leaves from a copy, each write waits for the other rank's receive.
     const Program program = exchange();
-    const cpu::RunPlan plan = planOf(program, smallRun(program, 16, DataType::I32));
+    const plan::RunPlan plan = planOf(program, smallRun(program, 16, DataType::I32));
     Diagnostics out;
     std::vector<BlockedPosition> blocked;
     const std::optional<nccl::RoundSchedule> schedule = nccl::scheduleRounds(plan, blocked, out);
@@ -496,17 +496,17 @@ private slots:
       QVERIFY(steps[1].recv > steps[0].stage);
     }
     // After the exchange each rank holds the other's i[0] in i[0] and its i[1] in s[0].
-    cpu::RunState state(plan);
-    cpu::initialiseMemory(program, DataType::I32, ReduceOp::Sum, state);
+    plan::HostMemory state(plan);
+    plan::initialiseMemory(program, DataType::I32, ReduceOp::Sum, state);
     QString problem;
     QVERIFY2(emulateRounds(*schedule, state, DataType::I32, ReduceOp::Sum, &problem),
              qPrintable(problem));
     for (int r = 0; r < 2; ++r) {
       const auto* input = reinterpret_cast<const std::int32_t*>(state.memory[r][0].data());
       const auto* scratch = reinterpret_cast<const std::int32_t*>(state.memory[r][2].data());
-      QCOMPARE(input[3], std::int32_t(cpu::inputValue(DataType::I32, ReduceOp::Sum, 2, 1 - r, 3)));
+      QCOMPARE(input[3], std::int32_t(plan::inputValue(DataType::I32, ReduceOp::Sum, 2, 1 - r, 3)));
       QCOMPARE(scratch[5],
-               std::int32_t(cpu::inputValue(DataType::I32, ReduceOp::Sum, 2, 1 - r, 16 + 5)));
+               std::int32_t(plan::inputValue(DataType::I32, ReduceOp::Sum, 2, 1 - r, 16 + 5)));
     }
   }
 
@@ -514,7 +514,7 @@ private slots:
   {
     const Program program = bothReceiveFirst();
     const ExecOptions options = smallRun(program, 16, DataType::F32);
-    const cpu::RunPlan plan = planOf(program, options);
+    const plan::RunPlan plan = planOf(program, options);
     Diagnostics out;
     std::vector<BlockedPosition> blocked;
     QVERIFY(!nccl::scheduleRounds(plan, blocked, out).has_value());
@@ -588,7 +588,7 @@ private slots:
   {
     Program program = exchange();
     program.gpus[0].threadblocks[0].steps.push_back(inPlaceStep(4, OpType::Send, 1, -1));
-    const cpu::RunPlan plan = planOf(program, smallRun(program, 4, DataType::F32));
+    const plan::RunPlan plan = planOf(program, smallRun(program, 4, DataType::F32));
     Diagnostics out;
     std::vector<BlockedPosition> blocked;
     const std::optional<nccl::RoundSchedule> schedule = nccl::scheduleRounds(plan, blocked, out);
@@ -623,7 +623,7 @@ private slots:
       ExecOptions options = smallRun(program, chunkElements, DataType::I32);
       options.mode = mode;
       QString problem;
-      const cpu::Verification verification = emulatedRun(program, options, &problem);
+      const plan::Verification verification = emulatedRun(program, options, &problem);
       const QString what = QString("%1: %2 (%3)")
                                .arg(QString::fromStdString(std::string(callModeName(mode))),
                                     problem, QString::fromStdString(verification.note));

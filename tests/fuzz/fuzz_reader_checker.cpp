@@ -11,7 +11,7 @@
 #include "check/schedulecheck.h"
 #include "compile/lift.h"
 #include "compile/lower.h"
-#include "exec/cpu/runplan.h"
+#include "exec/plan/runplan.h"
 #include "exec/gpu/blocklayout.h"
 #include "io/mscclxmlreader.h"
 #include "io/mscclxmlwriter.h"
@@ -46,7 +46,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     exec.bytes = std::int64_t{chunks} *
                  cs::sizeMultiplier(read.program->collective, read.program->ngpus) * 3 * 4;
     cs::Diagnostics ignored;
-    if (const auto plan = cs::cpu::planRun(*read.program, exec, ignored))
+    if (const auto plan = cs::plan::planRun(*read.program, exec, ignored))
       (void)cs::gpu::layoutBlocks(*plan);
   }
   if (read.hasErrors())

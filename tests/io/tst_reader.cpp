@@ -5,7 +5,7 @@
 
 #include "io/mscclxmlreader.h"
 #include "io/mscclxmlwriter.h"
-#include "library/ringallreduce.h"
+#include "catalogue/ringallreduce.h"
 
 #include <QFileInfo>
 #include <QRandomGenerator>

@@ -6,7 +6,7 @@
 #include "check/checker.h"
 #include "io/mscclxmlreader.h"
 #include "io/mscclxmlwriter.h"
-#include "library/ringallreduce.h"
+#include "catalogue/ringallreduce.h"
 
 #include <QDir>
 #include <QFile>

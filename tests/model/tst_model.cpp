@@ -1,7 +1,7 @@
 // The Program model's vocabulary, in-place aliasing (msccl-format.md §4.1) and the dialect table
 // (§2.1, §5).
 
-#include "library/ringallreduce.h"
+#include "catalogue/ringallreduce.h"
 #include "model/buffergeometry.h"
 #include "model/connections.h"
 #include "model/dialect.h"

@@ -5,7 +5,7 @@
 
 #include "io/chrometrace.h"
 #include "io/mscclxmlreader.h"
-#include "library/ringallreduce.h"
+#include "catalogue/ringallreduce.h"
 #include "model/topologypresets.h"
 #include "sim/simulator.h"
 

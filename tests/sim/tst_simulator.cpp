@@ -2,7 +2,7 @@
 
 #include "simtestutil.h"
 
-#include "library/ringallreduce.h"
+#include "catalogue/ringallreduce.h"
 #include "model/topologypresets.h"
 #include "sim/fairshare.h"
 #include "sim/simulator.h"

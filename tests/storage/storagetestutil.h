@@ -3,7 +3,7 @@
 // Helpers shared by the storage tests: generated MSCCL XML with a marker.
 
 #include "io/mscclxmlwriter.h"
-#include "library/ringallreduce.h"
+#include "catalogue/ringallreduce.h"
 #include "support/files.h"
 
 #include <QString>

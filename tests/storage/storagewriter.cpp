@@ -5,7 +5,7 @@
 #include "library.h"
 
 #include "io/mscclxmlwriter.h"
-#include "library/ringallreduce.h"
+#include "catalogue/ringallreduce.h"
 
 #include <cstdio>
 #include <string>

@@ -5,7 +5,7 @@
 #include "support/cli.h"
 #include "support/corpus.h"
 
-#include "library/catalog.h"
+#include "catalogue/catalogue.h"
 
 #include <QDir>
 #include <QJsonArray>

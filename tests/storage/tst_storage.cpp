@@ -5,7 +5,7 @@
 #include "support/corpus.h"
 
 #include "io/mscclxmlreader.h"
-#include "library/catalog.h"
+#include "catalogue/catalogue.h"
 #include "library.h"
 #include "sqlite.h"
 

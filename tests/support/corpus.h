@@ -4,7 +4,7 @@
 // .ci/run points CSTUDIO_CORPUS_DIR at it; without that variable (a user's clone) corpus tests
 // skip with a message instead of failing.
 
-#include "check/diagnostic.h"
+#include "model/diagnostic.h"
 #include "model/program.h"
 
 #include <QMap>

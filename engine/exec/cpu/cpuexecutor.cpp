@@ -1,7 +1,7 @@
 #include "cpuexecutor.h"
 
 #include "interpreter.h"
-#include "reference.h"
+#include "exec/plan/reference.h"
 #include "watchdog.h"
 
 #include <algorithm>
@@ -44,7 +44,7 @@ void restore(const Snapshot& snapshot, RunState& state)
       if (!snapshot[r][m].empty())
         std::memcpy(memory.data(), snapshot[r][m].data(), memory.size());
       else
-        std::fill(memory.begin(), memory.end(), cpu::kSentinel);
+        std::fill(memory.begin(), memory.end(), plan::kSentinel);
     }
   }
 }
@@ -182,23 +182,23 @@ ExecResult CpuExecutor::runChecked(const Program& program, const ExecOptions& op
 {
   ExecResult result;
   Diagnostics out;
-  std::optional<cpu::RunPlan> plan = cpu::planRun(program, options, out);
+  std::optional<plan::RunPlan> plan = plan::planRun(program, options, out);
   if (!plan) {
     result.diagnostics = out.take();
     return result;
   }
-  cpu::describePlan(*plan, result);
+  plan::describePlan(*plan, result);
 
   RunState state(std::move(*plan));
   state.kernels = cpu::selectKernels(options.dtype, options.op);
-  for (const cpu::PlannedConnection& connection : state.plan.connections) {
+  for (const plan::PlannedConnection& connection : state.plan.connections) {
     state.connections.push_back(std::make_unique<cpu::Connection>(
         state.plan.connectionSlots, connection.messageElements * state.plan.elementSize));
   }
   const std::size_t threads = state.plan.threadblocks.size();
   state.flags = std::make_unique<cpu::Counter[]>(threads);
   state.status.resize(threads);
-  cpu::initialiseMemory(program, options.dtype, options.op, state);
+  plan::initialiseMemory(program, options.dtype, options.op, state);
   const Snapshot snapshot = takeSnapshot(program, state);
 
   cpu::Watchdog watchdog(state.progress, options.timeoutSeconds);
@@ -227,7 +227,7 @@ ExecResult CpuExecutor::runChecked(const Program& program, const ExecOptions& op
     }
   }
 
-  cpu::Verification verification = cpu::verifyResult(program, options, state);
+  plan::Verification verification = plan::verifyResult(program, options, state);
   result.status = verification.status;
   result.wrong = verification.wrong;
   result.checked = verification.checked;

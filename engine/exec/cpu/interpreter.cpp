@@ -40,7 +40,7 @@ public:
 private:
   bool runStep(int slice, int position, std::int64_t offset, std::int64_t n)
   {
-    const PlannedStep& step = m_tb.steps[static_cast<std::size_t>(position)];
+    const plan::PlannedStep& step = m_tb.steps[static_cast<std::size_t>(position)];
     m_status.step = position;
     m_status.slice = slice;
     if (m_state.aborted.load(std::memory_order_relaxed))
@@ -80,7 +80,7 @@ private:
     return true;
   }
 
-  bool waitForFlag(const PlannedStep& step, int slice)
+  bool waitForFlag(const plan::PlannedStep& step, int slice)
   {
     const std::size_t target = static_cast<std::size_t>(
         m_plan.firstThreadblock[static_cast<std::size_t>(m_tb.rank)] + step.depTb);
@@ -94,7 +94,7 @@ private:
     return ok;
   }
 
-  bool receive(const PlannedStep& step, std::int64_t elements, Message& message)
+  bool receive(const plan::PlannedStep& step, std::int64_t elements, Message& message)
   {
     setWait(WaitKind::Message);
     m_status.wait.peer = m_tb.recv;
@@ -140,13 +140,13 @@ private:
 
   // The message a sending step publishes: its slot, holding piece j at j·n, or the elements in
   // this rank's memory, where piece j is in chunk j of the operand.
-  Message outgoing(const PlannedStep& step, std::int64_t offset, std::int64_t n,
+  Message outgoing(const plan::PlannedStep& step, std::int64_t offset, std::int64_t n,
                    const std::byte* slot) const
   {
     const std::int64_t elements = std::int64_t{step.cnt} * n;
     if (!step.sendsInPlace)
       return {slot, n * m_plan.elementSize, elements};
-    const OperandRef& data = step.type == OpType::Send ? step.src : step.dst;
+    const plan::OperandRef& data = step.type == OpType::Send ? step.src : step.dst;
     return {m_state.address(m_tb.rank, data.memory, data.index, offset),
             m_plan.chunkElements * m_plan.elementSize, elements};
   }
@@ -154,7 +154,7 @@ private:
   // Moves the data of one step on one slice: chunk j of each operand is at its first chunk + j,
   // piece j of an incoming message where the message says, piece j of an outgoing one at j·n of
   // the slot (unused when the step sends in place).
-  void execute(const PlannedStep& step, std::int64_t offset, std::int64_t n, const Message& in,
+  void execute(const plan::PlannedStep& step, std::int64_t offset, std::int64_t n, const Message& in,
                std::byte* slot)
   {
     const std::int64_t bytes = n * m_plan.elementSize;
@@ -214,7 +214,7 @@ private:
     return std::chrono::duration<double, std::micro>(Clock::now() - m_state.start).count();
   }
 
-  void record(const PlannedStep& step, int position, int slice, std::int64_t elements, double start)
+  void record(const plan::PlannedStep& step, int position, int slice, std::int64_t elements, double start)
   {
     const OpTraits traits = opTraits(step.type);
     TraceEvent event;
@@ -233,8 +233,8 @@ private:
   }
 
   RunState& m_state;
-  const RunPlan& m_plan;
-  const PlannedThreadblock& m_tb;
+  const plan::RunPlan& m_plan;
+  const plan::PlannedThreadblock& m_tb;
   ThreadStatus& m_status;
   Counter& m_flag;
   Connection* m_send;

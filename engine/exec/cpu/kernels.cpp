@@ -1,6 +1,6 @@
 #include "kernels.h"
 
-#include "elementtypes.h"
+#include "exec/plan/elementtypes.h"
 
 #include <algorithm>
 #include <cstring>
@@ -33,10 +33,10 @@ void reduceLoop(std::byte* out, const std::byte* a, const std::byte* b, std::int
   for (; i + block <= n; i += block) {
     CS_INDEPENDENT_ITERATIONS
     for (std::int64_t k = 0; k < block; ++k)
-      o[i + k] = reduceValue<Op>(x[i + k], y[i + k]);
+      o[i + k] = plan::reduceValue<Op>(x[i + k], y[i + k]);
   }
   for (; i < n; ++i)
-    o[i] = reduceValue<Op>(x[i], y[i]);
+    o[i] = plan::reduceValue<Op>(x[i], y[i]);
 }
 
 template <typename T, ReduceOp Op>
@@ -52,13 +52,13 @@ void reduceTwiceLoop(std::byte* out1, std::byte* out2, const std::byte* a, const
   for (; i + block <= n; i += block) {
     CS_INDEPENDENT_ITERATIONS
     for (std::int64_t k = 0; k < block; ++k) {
-      const T v = reduceValue<Op>(x[i + k], y[i + k]);
+      const T v = plan::reduceValue<Op>(x[i + k], y[i + k]);
       o1[i + k] = v;
       o2[i + k] = v;
     }
   }
   for (; i < n; ++i) {
-    const T v = reduceValue<Op>(x[i], y[i]);
+    const T v = plan::reduceValue<Op>(x[i], y[i]);
     o1[i] = v;
     o2[i] = v;
   }
@@ -70,8 +70,8 @@ void reduceTwiceLoop(std::byte* out1, std::byte* out2, const std::byte* a, const
 
 Kernels selectKernels(DataType type, ReduceOp op)
 {
-  return withStorageType(type, [op]<typename T>() {
-    return withReduceOp(op, []<ReduceOp Op>() {
+  return plan::withStorageType(type, [op]<typename T>() {
+    return plan::withReduceOp(op, []<ReduceOp Op>() {
       Kernels kernels;
       kernels.reduce = &reduceLoop<T, Op>;
       kernels.reduceTwice = &reduceTwiceLoop<T, Op>;

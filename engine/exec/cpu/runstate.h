@@ -6,8 +6,8 @@
 // the interpreter (interpreter.h) is the only code that runs on the worker threads.
 
 #include "connection.h"
+#include "exec/plan/hostmemory.h"
 #include "kernels.h"
-#include "runplan.h"
 
 #include <array>
 #include <atomic>
@@ -32,14 +32,12 @@ struct alignas(64) ThreadStatus {
   std::vector<TraceEvent> events;
 };
 
-struct RunState {
-  explicit RunState(RunPlan runPlan) : plan(std::move(runPlan)) {}
+/// The host memory the threads run in, and what they share besides.
+struct RunState : plan::HostMemory {
+  explicit RunState(plan::RunPlan runPlan) : plan::HostMemory(std::move(runPlan)) {}
 
-  RunPlan plan;
   Kernels kernels;
   bool trace = false;
-  /// Per rank, the allocations behind i, o and s after aliasing (empty when unused).
-  std::vector<std::array<std::vector<std::byte>, kBufferCount>> memory;
   std::vector<std::unique_ptr<Connection>> connections;
   std::unique_ptr<Counter[]> flags;       ///< per entry of plan.threadblocks
   std::vector<ThreadStatus> status;       ///< per entry of plan.threadblocks
@@ -50,12 +48,6 @@ struct RunState {
   std::mutex errorMutex;
   std::vector<Diagnostic> errors; ///< found by workers (a message of the wrong size)
 
-  /// The address of element `element` of chunk `chunk` of an allocation of `rank`.
-  std::byte* address(int rank, Buffer allocation, std::int64_t chunk, std::int64_t element)
-  {
-    return memory[static_cast<std::size_t>(rank)][static_cast<std::size_t>(allocation)].data() +
-           (chunk * plan.chunkElements + element) * plan.elementSize;
-  }
   /// Stops every worker: each wait returns at once and each thread leaves its loop.
   void abort();
   /// Clears connections, flags and statuses before a run.

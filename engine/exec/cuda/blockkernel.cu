@@ -1,9 +1,9 @@
 #include "blockkernel.h"
 
 #include "deviceplatform.cuh"
-#include "exec/cpu/elementtypes.h"
+#include "exec/plan/elementtypes.h"
 #include "exec/gpu/blockinterpreter.h"
-#include "exec/gpu/kernelselect.h"
+#include "exec/plan/kernelselect.h"
 
 namespace cs::cuda {
 
@@ -23,7 +23,7 @@ __global__ void waitForGate(const std::uint32_t* gate)
     __nanosleep(1000);
 }
 
-/// The kernel template for gpu::selectKernel().
+/// The kernel template for plan::selectKernel().
 struct BlockKernels {
   template <typename T, ReduceOp Op> static const void* address()
   {
@@ -35,7 +35,7 @@ struct BlockKernels {
 
 const void* blockKernel(DataType type, ReduceOp op)
 {
-  return gpu::selectKernel<BlockKernels>(type, op);
+  return plan::selectKernel<BlockKernels>(type, op);
 }
 
 cudaError_t launchBlockKernel(const void* kernel, int blocks, int threads, cudaStream_t stream,

@@ -3,7 +3,7 @@
 // Turning CUDA runtime errors into diagnostics that say which call failed, on which device, and
 // what the runtime said.
 
-#include "check/diagnostic.h"
+#include "model/diagnostic.h"
 
 #include <cuda_runtime_api.h>
 

@@ -58,7 +58,7 @@ private:
   void abort() override;
   const gpu::BlockStatus* statuses() override;
   double elapsedUs() override;
-  bool download(cpu::RunState& mirror, std::vector<std::uint64_t>* trace,
+  bool download(plan::HostMemory& mirror, std::vector<std::uint64_t>* trace,
                 Diagnostics& out) override;
   std::string traceSource() const override { return "cuda"; }
   std::string deviceDescription() const override { return m_description; }
@@ -68,7 +68,7 @@ private:
   bool enablePeerAccess(Diagnostics& out);
   bool allocateBuffers(const Setup& setup, Diagnostics& out);
   bool chooseGeometry(const Setup& setup, Diagnostics& out);
-  bool buildSync(const cpu::RunPlan& plan, Diagnostics& out);
+  bool buildSync(const plan::RunPlan& plan, Diagnostics& out);
   bool buildTables(const Setup& setup, Diagnostics& out);
   DeviceRun& runOf(int rank);
   bool synchronizeAll(const char* after, Diagnostics& out);
@@ -168,7 +168,7 @@ bool CudaExecutor::enablePeerAccess(Diagnostics& out)
 
 bool CudaExecutor::allocateBuffers(const Setup& setup, Diagnostics& out)
 {
-  const cpu::RunPlan& plan = setup.plan;
+  const plan::RunPlan& plan = setup.plan;
   m_memory.resize(static_cast<std::size_t>(plan.ranks));
   m_pristine.resize(static_cast<std::size_t>(plan.ranks));
   for (int r = 0; r < plan.ranks; ++r) {
@@ -275,7 +275,7 @@ bool CudaExecutor::chooseGeometry(const Setup& setup, Diagnostics& out)
   return false;
 }
 
-bool CudaExecutor::buildSync(const cpu::RunPlan& plan, Diagnostics& out)
+bool CudaExecutor::buildSync(const plan::RunPlan& plan, Diagnostics& out)
 {
   const std::size_t connections = m_layout.connections.size();
   const std::size_t blocks = m_layout.blocks.size();
@@ -346,7 +346,7 @@ std::size_t appendTable(std::vector<std::byte>& image, const std::vector<T>& ite
 
 bool CudaExecutor::buildTables(const Setup& setup, Diagnostics& out)
 {
-  const cpu::RunPlan& plan = setup.plan;
+  const plan::RunPlan& plan = setup.plan;
   const std::size_t blocks = m_layout.blocks.size();
   for (DeviceRun& run : m_devices) {
     for (int replica = 0; replica < m_replicas; ++replica) {
@@ -555,7 +555,7 @@ double CudaExecutor::elapsedUs()
   return static_cast<double>(longest) * 1e3;
 }
 
-bool CudaExecutor::download(cpu::RunState& mirror, std::vector<std::uint64_t>* trace,
+bool CudaExecutor::download(plan::HostMemory& mirror, std::vector<std::uint64_t>* trace,
                             Diagnostics& out)
 {
   for (std::size_t r = 0; r < m_memory.size(); ++r) {

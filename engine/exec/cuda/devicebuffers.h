@@ -4,7 +4,7 @@
 // kernels and the host read while the kernel runs), streams and events. Each remembers its device
 // so it is freed there, whatever device is current.
 
-#include "check/diagnostic.h"
+#include "model/diagnostic.h"
 
 #include <cuda_runtime_api.h>
 

@@ -8,7 +8,7 @@
 // them.
 
 #include "exec/gpu/blockprogram.h"
-#include "exec/gpu/elementops.h"
+#include "exec/plan/elementops.h"
 #include "exec/gpu/lowlatency.h"
 
 #include <cstdint>
@@ -16,7 +16,7 @@
 namespace cs::cuda {
 
 struct DevicePlatform {
-  CS_HD static gpu::Lanes lanes()
+  CS_HD static plan::Lanes lanes()
   {
 #if CS_DEVICE_PASS
     return {static_cast<int>(threadIdx.x), static_cast<int>(blockDim.x)};

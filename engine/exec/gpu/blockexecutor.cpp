@@ -1,6 +1,6 @@
 #include "blockexecutor.h"
 
-#include "../cpu/reference.h"
+#include "exec/plan/reference.h"
 #include "../polling.h"
 
 #include <algorithm>
@@ -92,7 +92,7 @@ std::vector<BlockedPosition> blockedPositions(const BlockLayout& layout, const B
   return blocked;
 }
 
-Trace traceFromRecords(const cpu::RunPlan& plan, const BlockLayout& layout, int replicas,
+Trace traceFromRecords(const plan::RunPlan& plan, const BlockLayout& layout, int replicas,
                        const std::vector<std::uint64_t>& records)
 {
   Trace trace;
@@ -151,14 +151,14 @@ ExecResult BlockExecutor::run(const Program& program, const ExecOptions& options
   ExecResult result;
   Diagnostics out;
   try {
-    std::optional<cpu::RunPlan> plan = cpu::planRun(program, options, out);
+    std::optional<plan::RunPlan> plan = plan::planRun(program, options, out);
     if (!plan) {
       result.diagnostics = out.take();
       return result;
     }
-    cpu::RunState mirror(std::move(*plan));
+    plan::HostMemory mirror(std::move(*plan));
     const BlockLayout layout = layoutBlocks(mirror.plan);
-    cpu::initialiseMemory(program, options.dtype, options.op, mirror);
+    plan::initialiseMemory(program, options.dtype, options.op, mirror);
     if (prepare({mirror.plan, layout, options, mirror}, out))
       result = runPrepared(program, options, mirror.plan, layout, mirror, out);
     release();
@@ -174,11 +174,11 @@ ExecResult BlockExecutor::run(const Program& program, const ExecOptions& options
 }
 
 ExecResult BlockExecutor::runPrepared(const Program& program, const ExecOptions& options,
-                                      const cpu::RunPlan& plan, const BlockLayout& layout,
-                                      cpu::RunState& mirror, Diagnostics& out)
+                                      const plan::RunPlan& plan, const BlockLayout& layout,
+                                      plan::HostMemory& mirror, Diagnostics& out)
 {
   ExecResult result;
-  cpu::describePlan(plan, result);
+  plan::describePlan(plan, result);
   const int total = options.warmup + options.iterations;
   for (int iteration = 0; iteration < total; ++iteration) {
     if (iteration > 0 && !restore(out))
@@ -198,7 +198,7 @@ ExecResult BlockExecutor::runPrepared(const Program& program, const ExecOptions&
   std::vector<std::uint64_t> records;
   if (!download(mirror, options.trace ? &records : nullptr, out))
     return result;
-  cpu::Verification verification = cpu::verifyResult(program, options, mirror);
+  plan::Verification verification = plan::verifyResult(program, options, mirror);
   result.status = verification.status;
   result.wrong = verification.wrong;
   result.checked = verification.checked;

@@ -6,7 +6,7 @@
 // that stopped progressing and reports every blocked (rank, tb, step, slice). A backend supplies
 // memory, launches and timing through the hooks below.
 
-#include "../cpu/runstate.h"
+#include "exec/plan/hostmemory.h"
 #include "../executor.h"
 #include "blocklayout.h"
 
@@ -25,10 +25,10 @@ protected:
   /// Everything a backend is given to set up a run; `mirror` holds the inputs it must upload
   /// and receives the results on download().
   struct Setup {
-    const cpu::RunPlan& plan;
+    const plan::RunPlan& plan;
     const BlockLayout& layout;
     const ExecOptions& options;
-    cpu::RunState& mirror;
+    plan::HostMemory& mirror;
   };
 
   /// Allocates and uploads everything; false with the reason in `out` when it cannot.
@@ -52,7 +52,7 @@ protected:
   /// Microseconds the last launch took (after finished()).
   virtual double elapsedUs() = 0;
   /// Copies the results into the mirror; the trace records (2 per record) when traced.
-  virtual bool download(cpu::RunState& mirror, std::vector<std::uint64_t>* trace,
+  virtual bool download(plan::HostMemory& mirror, std::vector<std::uint64_t>* trace,
                         Diagnostics& out) = 0;
   /// "cuda", for traces.
   virtual std::string traceSource() const = 0;
@@ -71,7 +71,7 @@ private:
                   Diagnostics& out);
   bool reportBlockErrors(const BlockLayout& layout, Diagnostics& out);
   ExecResult runPrepared(const Program& program, const ExecOptions& options,
-                         const cpu::RunPlan& plan, const BlockLayout& layout, cpu::RunState& mirror,
+                         const plan::RunPlan& plan, const BlockLayout& layout, plan::HostMemory& mirror,
                          Diagnostics& out);
 };
 
@@ -86,7 +86,7 @@ std::vector<BlockedPosition> blockedPositions(const BlockLayout& layout, const B
 /// One event per executed (rank, tb, slice, step), from the first start to the last end over its
 /// replicas, in µs from the earliest start of the run. Slice k is the k-th slice of every
 /// replica's share (replicaSlice()); its bytes add up what the replicas moved.
-Trace traceFromRecords(const cpu::RunPlan& plan, const BlockLayout& layout, int replicas,
+Trace traceFromRecords(const plan::RunPlan& plan, const BlockLayout& layout, int replicas,
                        const std::vector<std::uint64_t>& records);
 
 } // namespace cs::gpu

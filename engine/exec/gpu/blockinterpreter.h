@@ -19,7 +19,7 @@
 
 #include "../../model/program.h"
 #include "blockprogram.h"
-#include "elementops.h"
+#include "exec/plan/elementops.h"
 #include "lowlatency.h"
 
 namespace cs::gpu {
@@ -168,7 +168,7 @@ private:
         const std::int64_t e = line * kPerLine + q;
         T value = received[q];
         if (traits.readsSrc)
-          value = in ? combineValues<Op>(received[q], own[q]) : own[q];
+          value = in ? plan::combineValues<Op>(received[q], own[q]) : own[q];
         if (traits.writesDst)
           *element(step.dstMemory, step.dstChunk + static_cast<int>(e / n), offset + e % n) = value;
         sent[q] = value;
@@ -206,31 +206,31 @@ private:
     switch (type) {
     case OpType::Send:
       if (stage)
-        copyElements(m_lanes, stage, src, n);
+        plan::copyElements(m_lanes, stage, src, n);
       break;
     case OpType::Recv:
-      copyElements(m_lanes, dst, in, n);
+      plan::copyElements(m_lanes, dst, in, n);
       break;
     case OpType::RecvCopySend:
-      copyElements(m_lanes, dst, in, n);
+      plan::copyElements(m_lanes, dst, in, n);
       if (stage)
-        copyElements(m_lanes, stage, in, n);
+        plan::copyElements(m_lanes, stage, in, n);
       break;
     case OpType::RecvReduceSend:
-      reduceElements<Op>(m_lanes, stage, static_cast<T*>(nullptr), in, src, n);
+      plan::reduceElements<Op>(m_lanes, stage, static_cast<T*>(nullptr), in, src, n);
       break;
     case OpType::RecvReduceCopy:
-      reduceElements<Op>(m_lanes, dst, static_cast<T*>(nullptr), in, src, n);
+      plan::reduceElements<Op>(m_lanes, dst, static_cast<T*>(nullptr), in, src, n);
       break;
     case OpType::RecvReduceCopySend:
-      reduceElements<Op>(m_lanes, dst, stage, in, src, n);
+      plan::reduceElements<Op>(m_lanes, dst, stage, in, src, n);
       break;
     case OpType::Copy:
       if (dst != src)
-        copyElements(m_lanes, dst, src, n);
+        plan::copyElements(m_lanes, dst, src, n);
       break;
     case OpType::Reduce:
-      reduceElements<Op>(m_lanes, dst, static_cast<T*>(nullptr), dst, src, n);
+      plan::reduceElements<Op>(m_lanes, dst, static_cast<T*>(nullptr), dst, src, n);
       break;
     case OpType::Nop:
       break;
@@ -401,7 +401,7 @@ private:
   const BlockInfo& m_block;
   BlockStatus& m_status;
   Counter* m_flag;
-  Lanes m_lanes;
+  plan::Lanes m_lanes;
   bool m_leader;
   std::uint32_t m_sent = 0;
   std::uint32_t m_received = 0;

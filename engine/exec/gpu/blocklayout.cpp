@@ -8,10 +8,10 @@ namespace cs::gpu {
 
 namespace {
 
-/// Where the message of `step` lies: cpu::planRun() has decided which sends may be read in place
+/// Where the message of `step` lies: plan::planRun() has decided which sends may be read in place
 /// (nothing on the rank writes those chunks while the receiver may still read them, and the
 /// connection's two ends cut messages alike); rrs forwards a sum stored nowhere else.
-SendMode sendModeOf(const cpu::PlannedStep& step, bool lowLatency)
+SendMode sendModeOf(const plan::PlannedStep& step, bool lowLatency)
 {
   if (lowLatency)
     return opTraits(step.type).sends ? SendMode::Stage : SendMode::None;
@@ -30,18 +30,18 @@ SendMode sendModeOf(const cpu::PlannedStep& step, bool lowLatency)
 
 } // namespace
 
-bool lowLatencyMessages(const cpu::RunPlan& plan)
+bool lowLatencyMessages(const plan::RunPlan& plan)
 {
   return plan.protocol == Protocol::LL;
 }
 
-BlockLayout layoutBlocks(const cpu::RunPlan& plan)
+BlockLayout layoutBlocks(const plan::RunPlan& plan)
 {
   BlockLayout layout;
   const bool lowLatency = lowLatencyMessages(plan);
-  for (const cpu::PlannedConnection& connection : plan.connections)
+  for (const plan::PlannedConnection& connection : plan.connections)
     layout.connections.push_back({connection.key, plan.connectionSlots, 0});
-  for (const cpu::PlannedThreadblock& tb : plan.threadblocks) {
+  for (const plan::PlannedThreadblock& tb : plan.threadblocks) {
     BlockInfo block;
     block.rank = tb.rank;
     block.tb = tb.tb;
@@ -56,7 +56,7 @@ BlockLayout layoutBlocks(const cpu::RunPlan& plan)
     layout.traceRecords += std::int64_t{block.stepCount} * plan.slices;
     const int rankFirst = plan.firstThreadblock[static_cast<std::size_t>(tb.rank)];
     for (int p = 0; p < block.stepCount; ++p) {
-      const cpu::PlannedStep& planned = tb.steps[static_cast<std::size_t>(p)];
+      const plan::PlannedStep& planned = tb.steps[static_cast<std::size_t>(p)];
       BlockStep step;
       step.type = static_cast<std::uint8_t>(planned.type);
       step.srcMemory = static_cast<std::uint8_t>(planned.src.memory);
@@ -83,7 +83,7 @@ BlockLayout layoutBlocks(const cpu::RunPlan& plan)
   return layout;
 }
 
-ReplicaGeometry replicaGeometry(const cpu::RunPlan& plan, int replicas)
+ReplicaGeometry replicaGeometry(const plan::RunPlan& plan, int replicas)
 {
   ReplicaGeometry geometry;
   geometry.shareElements =
@@ -94,7 +94,7 @@ ReplicaGeometry replicaGeometry(const cpu::RunPlan& plan, int replicas)
   return geometry;
 }
 
-std::int64_t stagingSlotBytes(const ConnectionLayout& connection, const cpu::RunPlan& plan,
+std::int64_t stagingSlotBytes(const ConnectionLayout& connection, const plan::RunPlan& plan,
                               int replicas)
 {
   const std::int64_t piece =

@@ -1,12 +1,12 @@
 #pragma once
 
-// Turns the CPU executor's run plan (cpu/runplan.h: geometry, aliasing, connections, every check
+// Turns the CPU executor's run plan (plan/runplan.h: geometry, aliasing, connections, every check
 // that keeps untrusted XML inside its buffers) into the GPU executor's block program: one block per
 // (rank, threadblock), flat step records, and where each message lies (SendMode): in the
 // sender's buffer where the plan found it safe to read it in place (PlannedStep::sendsInPlace),
 // in a staging slot otherwise.
 
-#include "../cpu/runplan.h"
+#include "exec/plan/runplan.h"
 #include "blockprogram.h"
 
 #include <cstdint>
@@ -21,7 +21,7 @@ struct ConnectionLayout {
 };
 
 struct BlockLayout {
-  std::vector<BlockInfo> blocks; ///< rank-major, like cpu::RunPlan::threadblocks
+  std::vector<BlockInfo> blocks; ///< rank-major, like plan::RunPlan::threadblocks
   std::vector<BlockStep> steps;
   std::vector<ConnectionLayout> connections;
   std::int64_t traceRecords = 0; ///< one per (block, slice, step)
@@ -31,21 +31,21 @@ struct BlockLayout {
 
 /// Whether the plan's messages travel as LL lines (the LL protocol; lowlatency.h): then every
 /// message is staged, since the lines carry the data.
-bool lowLatencyMessages(const cpu::RunPlan& plan);
+bool lowLatencyMessages(const plan::RunPlan& plan);
 
 /// Lays out `plan` for the GPU executor.
-BlockLayout layoutBlocks(const cpu::RunPlan& plan);
+BlockLayout layoutBlocks(const plan::RunPlan& plan);
 
 /// How `replicas` replicas of every (rank, tb) divide the chunks (BlockProgram, replicaSlice()).
 struct ReplicaGeometry {
   std::int64_t shareElements = 0; ///< each replica's share of every chunk, 16-byte aligned
   std::int32_t slices = 1;        ///< slices of one share (at most the plan's slices)
 };
-ReplicaGeometry replicaGeometry(const cpu::RunPlan& plan, int replicas);
+ReplicaGeometry replicaGeometry(const plan::RunPlan& plan, int replicas);
 
 /// Bytes of one staging slot of `connection` when each (rank, tb) runs as `replicas` replicas:
 /// its largest staged message over one replica's slice, a multiple of 16.
-std::int64_t stagingSlotBytes(const ConnectionLayout& connection, const cpu::RunPlan& plan,
+std::int64_t stagingSlotBytes(const ConnectionLayout& connection, const plan::RunPlan& plan,
                               int replicas);
 
 } // namespace cs::gpu

@@ -7,12 +7,12 @@
 // Messages are pulled (DESIGN.md §5): a sending step publishes where its data lies and the
 // receiver reads it there, so each byte is read and written once. The data lies in the sender's
 // own buffer when the plan found no write on its rank that could overwrite it before the receiver
-// is done (SendMode::PullSource / PullDestination, cpu::PlannedStep::sendsInPlace); otherwise,
+// is done (SendMode::PullSource / PullDestination, plan::PlannedStep::sendsInPlace); otherwise,
 // and for `rrs` whose sum is stored nowhere, the sender writes it into one of the connection's
 // staging slots first (SendMode::Stage). Either way a connection holds at most `slotCount`
 // unconsumed messages, so runs block, and deadlock, exactly where the runtime's FIFO would.
 
-#include "hostdevice.h"
+#include "exec/plan/hostdevice.h"
 
 #include <cstdint>
 
@@ -158,7 +158,7 @@ struct BlockProgram {
   std::int32_t systemScope = 0;   ///< several devices: counters must be visible across them
   std::int32_t lowLatency = 0;    ///< LL: every message travels as LL lines (lowlatency.h)
 
-  /// The flag value meaning "position `step` done in slice `slice`" (as cpu::RunPlan::flagValue).
+  /// The flag value meaning "position `step` done in slice `slice`" (as plan::RunPlan::flagValue).
   CS_HD std::uint32_t flagValue(int slice, int step) const
   {
     return static_cast<std::uint32_t>(slice) * static_cast<std::uint32_t>(maxSteps + 1) +

@@ -1,7 +1,7 @@
 #include "emulatedexecutor.h"
 
-#include "../cpu/elementtypes.h"
-#include "../cpu/reference.h"
+#include "exec/plan/elementtypes.h"
+#include "exec/plan/reference.h"
 #include "blockinterpreter.h"
 #include "hostplatform.h"
 
@@ -14,7 +14,7 @@ namespace cs::gpu {
 using BlockFunction = void (*)(const BlockProgram&, int);
 
 struct EmulatedGpuExecutor::State {
-  cpu::RunState* mirror = nullptr;
+  plan::HostMemory* mirror = nullptr;
   int replicas = 1;
   /// Per rank and allocation, the initial contents (inputs, sentinel elsewhere).
   std::vector<std::array<std::vector<std::byte>, kBufferCount>> initial;
@@ -48,13 +48,13 @@ namespace {
 
 BlockFunction selectBlockFunction(DataType type, ReduceOp op)
 {
-  return cpu::withStorageType(type, [op]<typename T>() {
-    return cpu::withReduceOp(
+  return plan::withStorageType(type, [op]<typename T>() {
+    return plan::withReduceOp(
         op, []<ReduceOp Op>() -> BlockFunction { return &runBlock<HostPlatform, T, Op>; });
   });
 }
 
-std::byte* aligned16(std::vector<std::byte>& storage)
+std::byte* alignedStorage(std::vector<std::byte>& storage)
 {
   auto address = reinterpret_cast<std::uintptr_t>(storage.data());
   return storage.data() + ((16 - address % 16) % 16);
@@ -74,7 +74,7 @@ bool EmulatedGpuExecutor::prepare(const Setup& setup, Diagnostics& /*out*/)
   m_layout = setup.layout;
   m_state = std::make_unique<State>();
   State& s = *m_state;
-  const cpu::RunPlan& plan = setup.plan;
+  const plan::RunPlan& plan = setup.plan;
   s.mirror = &setup.mirror;
   s.initial = setup.mirror.memory;
   s.replicas = std::max(1, setup.options.blocksPerThreadblock.value_or(1));
@@ -95,7 +95,7 @@ bool EmulatedGpuExecutor::prepare(const Setup& setup, Diagnostics& /*out*/)
     view.stagingBytes = stagingSlotBytes(layout, plan, s.replicas);
     if (view.stagingBytes > 0) {
       s.staging[c].resize(static_cast<std::size_t>(view.stagingBytes * layout.slotCount + 16));
-      view.staging = aligned16(s.staging[c]);
+      view.staging = alignedStorage(s.staging[c]);
     }
     s.connections.push_back(view);
   }
@@ -216,7 +216,7 @@ double EmulatedGpuExecutor::elapsedUs()
   return std::chrono::duration<double, std::micro>(end - s.started).count();
 }
 
-bool EmulatedGpuExecutor::download(cpu::RunState& /*mirror*/, std::vector<std::uint64_t>* trace,
+bool EmulatedGpuExecutor::download(plan::HostMemory& /*mirror*/, std::vector<std::uint64_t>* trace,
                                    Diagnostics& /*out*/)
 {
   // The blocks worked in the mirror itself.

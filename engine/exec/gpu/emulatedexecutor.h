@@ -34,7 +34,7 @@ private:
   void abort() override;
   const BlockStatus* statuses() override;
   double elapsedUs() override;
-  bool download(cpu::RunState& mirror, std::vector<std::uint64_t>* trace,
+  bool download(plan::HostMemory& mirror, std::vector<std::uint64_t>* trace,
                 Diagnostics& out) override;
   std::string traceSource() const override { return "cuda-emulated"; }
   std::string deviceDescription() const override;

@@ -5,7 +5,7 @@
 // kernel's own code this way, which is how its logic is tested on machines without a GPU.
 
 #include "blockprogram.h"
-#include "elementops.h"
+#include "exec/plan/elementops.h"
 #include "lowlatency.h"
 
 #include <atomic>
@@ -16,7 +16,7 @@
 namespace cs::gpu {
 
 struct HostPlatform {
-  static Lanes lanes() { return {0, 1}; }
+  static plan::Lanes lanes() { return {0, 1}; }
   static void barrier() {}
   static bool barrierAnd(bool value) { return value; }
   static Message& sharedMessage()

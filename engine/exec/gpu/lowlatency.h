@@ -8,7 +8,7 @@
 // runtime uses LL for small messages. A message starts with a header line that holds its element
 // count, which the receiving block's thread 0 waits for (and checks against its own receive).
 
-#include "hostdevice.h"
+#include "exec/plan/hostdevice.h"
 
 #include <cstdint>
 

@@ -12,7 +12,7 @@ add_library(cs_exec_nccl STATIC
 )
 target_link_libraries(cs_exec_nccl PUBLIC cs::engine PRIVATE CUDA::cudart ${CSTUDIO_NCCL_LIBRARY})
 target_include_directories(cs_exec_nccl PRIVATE ${CSTUDIO_NCCL_INCLUDE_DIR})
-# The local kernels use gpu/elementops.h, which calls constexpr functions from device code.
+# The local kernels use plan/elementops.h, which calls constexpr functions from device code.
 target_compile_options(cs_exec_nccl PRIVATE
   $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr -Xcompiler=-Wall,-Wextra>)
 set_target_properties(cs_exec_nccl PROPERTIES CUDA_STANDARD 20 CUDA_STANDARD_REQUIRED ON

@@ -4,7 +4,7 @@
 // device, and what the library said (NCCL's own last error message included: its result codes
 // alone rarely explain a failure).
 
-#include "check/diagnostic.h"
+#include "model/diagnostic.h"
 
 #include <cuda_runtime_api.h>
 #include <nccl.h>

@@ -1,6 +1,6 @@
 #include "ncclexecutor.h"
 
-#include "exec/cpu/reference.h"
+#include "exec/plan/reference.h"
 #include "model/collectivespec.h"
 #include "ncclrounds.h"
 #include "ncclsession.h"
@@ -84,7 +84,7 @@ std::string describeStalled(const std::vector<nccl::StalledRank>& stalled, int r
 /// The positions a stopped run was at: for each rank that had not finished, the first step of
 /// the round it was in (a receive if the round has one, since that is what a stuck group waits
 /// for).
-std::vector<BlockedPosition> stalledPositions(const cpu::RunPlan& plan,
+std::vector<BlockedPosition> stalledPositions(const plan::RunPlan& plan,
                                               const nccl::RoundSchedule& schedule,
                                               const std::vector<nccl::StalledRank>& stalled)
 {
@@ -120,14 +120,14 @@ std::vector<BlockedPosition> stalledPositions(const cpu::RunPlan& plan,
   return blocked;
 }
 
-Trace buildTrace(const cpu::RunPlan& plan, const nccl::RoundSchedule& schedule,
+Trace buildTrace(const plan::RunPlan& plan, const nccl::RoundSchedule& schedule,
                  const std::vector<std::vector<double>>& roundEnds)
 {
   Trace trace;
   trace.source = "nccl";
   trace.ranks = plan.ranks;
   for (std::size_t t = 0; t < plan.threadblocks.size(); ++t) {
-    const cpu::PlannedThreadblock& tb = plan.threadblocks[t];
+    const plan::PlannedThreadblock& tb = plan.threadblocks[t];
     const std::vector<double>& ends = roundEnds[static_cast<std::size_t>(tb.rank)];
     const auto endOf = [&](int round) {
       return round < 0 || ends.empty() ? 0.0
@@ -135,7 +135,7 @@ Trace buildTrace(const cpu::RunPlan& plan, const nccl::RoundSchedule& schedule,
                                              std::min(round, static_cast<int>(ends.size()) - 1))];
     };
     for (std::size_t s = 0; s < tb.steps.size(); ++s) {
-      const cpu::PlannedStep& step = tb.steps[s];
+      const plan::PlannedStep& step = tb.steps[s];
       const nccl::StepTimes& times = schedule.steps[t][s];
       int first = -1;
       int last = -1;
@@ -197,7 +197,7 @@ private:
   ExecResult runChecked(const Program& program, const ExecOptions& options);
   void runOnGpus(const Program& program, const ExecOptions& options,
                  const nccl::RoundSchedule& schedule, const std::vector<int>& devices,
-                 cpu::RunState& mirror, ExecResult& result, Diagnostics& out);
+                 plan::HostMemory& mirror, ExecResult& result, Diagnostics& out);
   void runLibrary(const nccl::LibraryCall& call, const ExecOptions& options,
                   nccl::NcclSession& session, ExecResult& result, Diagnostics& out);
 };
@@ -206,12 +206,12 @@ ExecResult NcclExecutor::runChecked(const Program& program, const ExecOptions& o
 {
   ExecResult result;
   Diagnostics out;
-  std::optional<cpu::RunPlan> plan = cpu::planRun(program, options, out);
+  std::optional<plan::RunPlan> plan = plan::planRun(program, options, out);
   if (!plan) {
     result.diagnostics = out.take();
     return result;
   }
-  cpu::describePlan(*plan, result);
+  plan::describePlan(*plan, result);
   result.slices = 1; // no slicing loop (exec.nccl-no-slicing)
   // The schedule needs no GPU: a deadlocking program is reported as such on any machine.
   std::vector<BlockedPosition> blocked;
@@ -243,8 +243,8 @@ ExecResult NcclExecutor::runChecked(const Program& program, const ExecOptions& o
                           " sends are staged in a copy because a later step overwrites their "
                           "source)"
                     : std::string()));
-  cpu::RunState mirror(std::move(*plan));
-  cpu::initialiseMemory(program, options.dtype, options.op, mirror);
+  plan::HostMemory mirror(std::move(*plan));
+  plan::initialiseMemory(program, options.dtype, options.op, mirror);
   runOnGpus(program, options, *schedule, *devices, mirror, result, out);
   result.diagnostics = out.take();
   return result;
@@ -252,9 +252,9 @@ ExecResult NcclExecutor::runChecked(const Program& program, const ExecOptions& o
 
 void NcclExecutor::runOnGpus(const Program& program, const ExecOptions& options,
                              const nccl::RoundSchedule& schedule, const std::vector<int>& devices,
-                             cpu::RunState& mirror, ExecResult& result, Diagnostics& out)
+                             plan::HostMemory& mirror, ExecResult& result, Diagnostics& out)
 {
-  const cpu::RunPlan& plan = mirror.plan;
+  const plan::RunPlan& plan = mirror.plan;
   const std::optional<nccl::LibraryCall> library = nccl::libraryCallFor(
       program.collective, plan.mode, plan.ranks, plan.count, libraryRoot(program, options));
   nccl::NcclSession::Config config;
@@ -294,7 +294,7 @@ void NcclExecutor::runOnGpus(const Program& program, const ExecOptions& options,
     return finish();
   if (!session->download(mirror, out))
     return finish();
-  cpu::Verification verification = cpu::verifyResult(program, options, mirror);
+  plan::Verification verification = plan::verifyResult(program, options, mirror);
   result.status = verification.status;
   result.wrong = verification.wrong;
   result.checked = verification.checked;

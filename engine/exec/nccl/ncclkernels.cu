@@ -1,8 +1,8 @@
 #include "ncclkernels.h"
 
-#include "exec/cpu/elementtypes.h"
-#include "exec/gpu/elementops.h"
-#include "exec/gpu/kernelselect.h"
+#include "exec/plan/elementtypes.h"
+#include "exec/plan/elementops.h"
+#include "exec/plan/kernelselect.h"
 
 #include <algorithm>
 
@@ -20,17 +20,17 @@ template <typename T, ReduceOp Op>
 __global__ void __launch_bounds__(kThreads) runLocalOps(const DeviceLocalOp* ops)
 {
   const DeviceLocalOp& op = ops[blockIdx.y];
-  const gpu::Lanes lanes{static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x),
+  const plan::Lanes lanes{static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x),
                          static_cast<int>(gridDim.x * blockDim.x)};
   if (!op.b) {
-    gpu::copyElements(lanes, static_cast<T*>(op.out), static_cast<const T*>(op.a), op.elements);
+    plan::copyElements(lanes, static_cast<T*>(op.out), static_cast<const T*>(op.a), op.elements);
     return;
   }
-  gpu::reduceElements<Op>(lanes, static_cast<T*>(op.out), static_cast<T*>(op.out2),
+  plan::reduceElements<Op>(lanes, static_cast<T*>(op.out), static_cast<T*>(op.out2),
                           static_cast<const T*>(op.a), static_cast<const T*>(op.b), op.elements);
 }
 
-/// The kernel template for gpu::selectKernel().
+/// The kernel template for plan::selectKernel().
 struct LocalOpsKernels {
   template <typename T, ReduceOp Op> static const void* address()
   {
@@ -43,7 +43,7 @@ struct LocalOpsKernels {
 cudaError_t launchLocalOps(DataType type, ReduceOp op, const DeviceLocalOp* ops, int count,
                            std::int64_t largestElements, cudaStream_t stream)
 {
-  const void* kernel = gpu::selectKernel<LocalOpsKernels>(type, op);
+  const void* kernel = plan::selectKernel<LocalOpsKernels>(type, op);
   if (!kernel || count < 1 || count > kMaxLocalOpsPerLaunch)
     return cudaErrorInvalidValue;
   const std::int64_t perBlock = std::int64_t{kThreads} * kElementsPerThread;

@@ -3,7 +3,7 @@
 // The local part of a round (ncclrounds.h): every copy and reduction one rank runs after the
 // round's grouped sends and receives, in one kernel launch. Each operation gets a row of blocks
 // (blockIdx.y) whose threads share its elements; the element loops are the GPU executor's
-// (gpu/elementops.h), so results are the same bits as the host reference.
+// (plan/elementops.h), so results are the same bits as the host reference.
 
 #include "exec/executor.h"
 

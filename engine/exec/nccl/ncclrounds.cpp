@@ -53,7 +53,7 @@ bool receivesIntoTemporary(OpType type)
 }
 
 /// The memory a send reads when it is not staged (rrs and rrcs send their temporary).
-std::optional<cpu::OperandRef> sendSourceInMemory(const cpu::PlannedStep& step)
+std::optional<plan::OperandRef> sendSourceInMemory(const plan::PlannedStep& step)
 {
   if (step.type == OpType::Send)
     return step.src;
@@ -63,17 +63,17 @@ std::optional<cpu::OperandRef> sendSourceInMemory(const cpu::PlannedStep& step)
 }
 
 /// The memory a step writes, if any (receive-reduce temporaries are private).
-std::optional<cpu::OperandRef> writtenMemory(const cpu::PlannedStep& step)
+std::optional<plan::OperandRef> writtenMemory(const plan::PlannedStep& step)
 {
-  return opTraits(step.type).writesDst ? std::optional<cpu::OperandRef>(step.dst) : std::nullopt;
+  return opTraits(step.type).writesDst ? std::optional<plan::OperandRef>(step.dst) : std::nullopt;
 }
 
-DataRef memoryRef(const cpu::OperandRef& ref)
+DataRef memoryRef(const plan::OperandRef& ref)
 {
   return {false, ref.memory, ref.index};
 }
 
-Location stepLocation(const cpu::PlannedThreadblock& tb, int step)
+Location stepLocation(const plan::PlannedThreadblock& tb, int step)
 {
   Location location;
   location.rank = tb.rank;
@@ -85,7 +85,7 @@ Location stepLocation(const cpu::PlannedThreadblock& tb, int step)
 class Scheduler
 {
 public:
-  Scheduler(const cpu::RunPlan& plan, Diagnostics& out) : m_plan(plan), m_out(out) {}
+  Scheduler(const plan::RunPlan& plan, Diagnostics& out) : m_plan(plan), m_out(out) {}
 
   std::optional<RoundSchedule> run(std::vector<BlockedPosition>& blocked)
   {
@@ -117,7 +117,7 @@ public:
   }
 
 private:
-  const cpu::PlannedThreadblock& tbAt(int index) const
+  const plan::PlannedThreadblock& tbAt(int index) const
   {
     return m_plan.threadblocks[static_cast<std::size_t>(index)];
   }
@@ -142,13 +142,13 @@ private:
   {
     m_nodes.resize(m_plan.threadblocks.size());
     for (std::size_t t = 0; t < m_plan.threadblocks.size(); ++t) {
-      const cpu::PlannedThreadblock& tb = m_plan.threadblocks[t];
+      const plan::PlannedThreadblock& tb = m_plan.threadblocks[t];
       m_nodes[t].resize(tb.steps.size());
       for (std::size_t s = 0; s < tb.steps.size(); ++s) {
-        const cpu::PlannedStep& step = tb.steps[s];
+        const plan::PlannedStep& step = tb.steps[s];
         if (step.depTb < 0)
           continue;
-        const cpu::PlannedThreadblock& target = tbAt(tbIndex(tb.rank, step.depTb));
+        const plan::PlannedThreadblock& target = tbAt(tbIndex(tb.rank, step.depTb));
         for (int m = step.depStep; m < static_cast<int>(target.steps.size()); ++m) {
           if (target.steps[static_cast<std::size_t>(m)].publishes) {
             m_nodes[t][s].publisher = m;
@@ -195,7 +195,7 @@ private:
       if (sends.size() > recvs.size()) {
         const int unmatched = static_cast<int>(sends.size() - recvs.size());
         m_unmatchedSends += unmatched;
-        const cpu::PlannedThreadblock& tb = tbAt(senderOf[c]);
+        const plan::PlannedThreadblock& tb = tbAt(senderOf[c]);
         const int first = sends[recvs.size()];
         m_out.warning("exec.unmatched-send",
                       describe(stepLocation(tb, first)) + ": this send and the " +
@@ -214,7 +214,7 @@ private:
     std::vector<int> result;
     if (tbIdx < 0)
       return result;
-    const cpu::PlannedThreadblock& tb = tbAt(tbIdx);
+    const plan::PlannedThreadblock& tb = tbAt(tbIdx);
     for (int s = 0; s < static_cast<int>(tb.steps.size()); ++s) {
       const OpTraits traits = opTraits(tb.steps[static_cast<std::size_t>(s)].type);
       if (sends ? traits.sends : traits.receives)
@@ -226,9 +226,9 @@ private:
   bool checkSizes(int senderIdx, int sendStep, int receiverIdx, int recvStep,
                   const ConnectionKey& key, int index)
   {
-    const cpu::PlannedThreadblock& receiver = tbAt(receiverIdx);
-    const cpu::PlannedStep& recv = receiver.steps[static_cast<std::size_t>(recvStep)];
-    const cpu::PlannedStep& send = tbAt(senderIdx).steps[static_cast<std::size_t>(sendStep)];
+    const plan::PlannedThreadblock& receiver = tbAt(receiverIdx);
+    const plan::PlannedStep& recv = receiver.steps[static_cast<std::size_t>(recvStep)];
+    const plan::PlannedStep& send = tbAt(senderIdx).steps[static_cast<std::size_t>(sendStep)];
     if (recv.cnt == send.cnt)
       return true;
     const Location where = stepLocation(receiver, recvStep);
@@ -263,11 +263,11 @@ private:
       waiters[static_cast<std::size_t>(t)].resize(steps);
     }
     for (int t = 0; t < tbs; ++t) {
-      const cpu::PlannedThreadblock& tb = tbAt(first + t);
+      const plan::PlannedThreadblock& tb = tbAt(first + t);
       for (int s = 0; s < static_cast<int>(tb.steps.size()); ++s) {
         int& count = pending[static_cast<std::size_t>(t)][static_cast<std::size_t>(s)];
         count += s > 0 ? 1 : 0;
-        const cpu::PlannedStep& step = tb.steps[static_cast<std::size_t>(s)];
+        const plan::PlannedStep& step = tb.steps[static_cast<std::size_t>(s)];
         const int publisher =
             m_nodes[static_cast<std::size_t>(first + t)][static_cast<std::size_t>(s)].publisher;
         if (step.depTb >= 0 && publisher >= 0) {
@@ -292,7 +292,7 @@ private:
       };
       if (s > 0)
         merge(clocks[static_cast<std::size_t>(t)][static_cast<std::size_t>(s - 1)]);
-      const cpu::PlannedStep& step = tbAt(first + t).steps[static_cast<std::size_t>(s)];
+      const plan::PlannedStep& step = tbAt(first + t).steps[static_cast<std::size_t>(s)];
       if (step.depTb >= 0) {
         const int publisher =
             m_nodes[static_cast<std::size_t>(first + t)][static_cast<std::size_t>(s)].publisher;
@@ -320,10 +320,10 @@ private:
     const int tbs = tbCount(rank);
     std::map<std::pair<Buffer, std::int64_t>, std::vector<std::pair<int, int>>> writers;
     for (int t = 0; t < tbs; ++t) {
-      const cpu::PlannedThreadblock& tb = tbAt(first + t);
+      const plan::PlannedThreadblock& tb = tbAt(first + t);
       for (int s = 0; s < static_cast<int>(tb.steps.size()); ++s) {
-        const cpu::PlannedStep& step = tb.steps[static_cast<std::size_t>(s)];
-        if (const std::optional<cpu::OperandRef> dst = writtenMemory(step)) {
+        const plan::PlannedStep& step = tb.steps[static_cast<std::size_t>(s)];
+        if (const std::optional<plan::OperandRef> dst = writtenMemory(step)) {
           for (int c = 0; c < step.cnt; ++c)
             writers[{dst->memory, std::int64_t{dst->index} + c}].push_back({t, s});
         }
@@ -333,11 +333,11 @@ private:
       return;
     const auto clocks = vectorClocks(rank);
     for (int t = 0; t < tbs; ++t) {
-      const cpu::PlannedThreadblock& tb = tbAt(first + t);
+      const plan::PlannedThreadblock& tb = tbAt(first + t);
       for (int s = 0; s < static_cast<int>(tb.steps.size()); ++s) {
-        const cpu::PlannedStep& step = tb.steps[static_cast<std::size_t>(s)];
+        const plan::PlannedStep& step = tb.steps[static_cast<std::size_t>(s)];
         StepNodes& nodes = nodesOf(first + t, s);
-        const std::optional<cpu::OperandRef> source = sendSourceInMemory(step);
+        const std::optional<plan::OperandRef> source = sendSourceInMemory(step);
         if (!source || nodes.sendMessage < 0)
           continue;
         for (int c = 0; c < step.cnt; ++c) {
@@ -398,10 +398,10 @@ private:
   void orderPhases()
   {
     for (std::size_t t = 0; t < m_nodes.size(); ++t) {
-      const cpu::PlannedThreadblock& tb = m_plan.threadblocks[t];
+      const plan::PlannedThreadblock& tb = m_plan.threadblocks[t];
       for (std::size_t s = 0; s < m_nodes[t].size(); ++s) {
         const StepNodes& nodes = m_nodes[t][s];
-        const cpu::PlannedStep& step = tb.steps[s];
+        const plan::PlannedStep& step = tb.steps[s];
         if (s > 0)
           m_graph.order(m_nodes[t][s - 1].done, nodes.start, 0);
         if (step.depTb >= 0) {
@@ -432,10 +432,10 @@ private:
   {
     std::vector<BlockedPosition> blocked;
     for (std::size_t t = 0; t < m_nodes.size(); ++t) {
-      const cpu::PlannedThreadblock& tb = m_plan.threadblocks[t];
+      const plan::PlannedThreadblock& tb = m_plan.threadblocks[t];
       for (std::size_t s = 0; s < m_nodes[t].size(); ++s) {
         const StepNodes& nodes = m_nodes[t][s];
-        const cpu::PlannedStep& step = tb.steps[s];
+        const plan::PlannedStep& step = tb.steps[s];
         if (m_graph.timed(nodes.done))
           continue;
         BlockedPosition position{
@@ -527,7 +527,7 @@ private:
     std::vector<std::vector<std::int64_t>> stageTemp(m_nodes.size());
     std::vector<Temporary> temporaries;
     for (std::size_t t = 0; t < m_nodes.size(); ++t) {
-      const cpu::PlannedThreadblock& tb = m_plan.threadblocks[t];
+      const plan::PlannedThreadblock& tb = m_plan.threadblocks[t];
       recvTemp[t].assign(m_nodes[t].size(), -1);
       stageTemp[t].assign(m_nodes[t].size(), -1);
       for (std::size_t s = 0; s < m_nodes[t].size(); ++s) {
@@ -543,10 +543,10 @@ private:
     placeTemporaries(temporaries, schedule);
 
     for (std::size_t t = 0; t < m_nodes.size(); ++t) {
-      const cpu::PlannedThreadblock& tb = m_plan.threadblocks[t];
+      const plan::PlannedThreadblock& tb = m_plan.threadblocks[t];
       std::vector<RankRound>& rounds = schedule.ranks[static_cast<std::size_t>(tb.rank)];
       for (std::size_t s = 0; s < m_nodes[t].size(); ++s) {
-        const cpu::PlannedStep& step = tb.steps[s];
+        const plan::PlannedStep& step = tb.steps[s];
         const StepNodes& nodes = m_nodes[t][s];
         const StepTimes& times = schedule.steps[t][s];
         const int position = static_cast<int>(s);
@@ -559,7 +559,7 @@ private:
                viaTemporary ? recvTemporary : memoryRef(step.dst), tb.tb, position});
         }
         if (times.stage >= 0) {
-          const std::optional<cpu::OperandRef> source = sendSourceInMemory(step);
+          const std::optional<plan::OperandRef> source = sendSourceInMemory(step);
           rounds[static_cast<std::size_t>(RoundSchedule::roundOf(times.stage))].locals.push_back(
               {LocalKind::Copy,
                stageTemporary,
@@ -605,7 +605,7 @@ private:
     return schedule;
   }
 
-  static LocalOp localOp(const cpu::PlannedStep& step, const DataRef& received, int tb,
+  static LocalOp localOp(const plan::PlannedStep& step, const DataRef& received, int tb,
                          int position)
   {
     LocalOp op;
@@ -642,7 +642,7 @@ private:
     return op;
   }
 
-  const cpu::RunPlan& m_plan;
+  const plan::RunPlan& m_plan;
   Diagnostics& m_out;
   PhaseGraph m_graph;
   std::vector<std::vector<StepNodes>> m_nodes; ///< per plan threadblock, per step
@@ -652,7 +652,7 @@ private:
 
 } // namespace
 
-std::optional<RoundSchedule> scheduleRounds(const cpu::RunPlan& plan,
+std::optional<RoundSchedule> scheduleRounds(const plan::RunPlan& plan,
                                             std::vector<BlockedPosition>& blocked, Diagnostics& out)
 {
   blocked.clear();

@@ -29,7 +29,7 @@
 // Where to start when changing it: scheduleRounds() in ncclrounds.cpp builds the graph of
 // phases; RankRound is what the executor posts.
 
-#include "exec/cpu/runplan.h"
+#include "exec/plan/runplan.h"
 #include "exec/executor.h"
 
 #include <cstdint>
@@ -129,6 +129,6 @@ struct RoundSchedule {
 /// errors in `out` (exec.message-size: a send and its receive differ in cnt). Warnings about
 /// unmatched sends go to `out` as well.
 std::optional<RoundSchedule>
-scheduleRounds(const cpu::RunPlan& plan, std::vector<BlockedPosition>& blocked, Diagnostics& out);
+scheduleRounds(const plan::RunPlan& plan, std::vector<BlockedPosition>& blocked, Diagnostics& out);
 
 } // namespace cs::nccl

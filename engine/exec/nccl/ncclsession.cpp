@@ -172,9 +172,9 @@ bool NcclSession::buildRounds(Rank& rank, const std::vector<RankRound>& rounds, 
 }
 
 bool NcclSession::upload(const Program& program, const RoundSchedule& schedule,
-                         const cpu::RunState& mirror, Diagnostics& out)
+                         const plan::HostMemory& mirror, Diagnostics& out)
 {
-  const cpu::RunPlan& plan = mirror.plan;
+  const plan::RunPlan& plan = mirror.plan;
   const std::size_t chunkBytes = static_cast<std::size_t>(m_config.chunkElements) *
                                  static_cast<std::size_t>(m_config.elementSize);
   for (const std::unique_ptr<Rank>& owned : m_ranks) {
@@ -322,7 +322,7 @@ std::vector<StalledRank> NcclSession::stalledRanks() const
   return stalled;
 }
 
-bool NcclSession::download(cpu::RunState& mirror, Diagnostics& out)
+bool NcclSession::download(plan::HostMemory& mirror, Diagnostics& out)
 {
   for (const std::unique_ptr<Rank>& rank : m_ranks) {
     if (!checkCuda(cudaSetDevice(rank->device), "cudaSetDevice", siteOf(*rank), out))

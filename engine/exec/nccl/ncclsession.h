@@ -11,7 +11,7 @@
 // Where to start when changing it: postIteration() is what a rank does per iteration; launch()
 // is the watchdog.
 
-#include "exec/cpu/runstate.h"
+#include "exec/plan/hostmemory.h"
 #include "librarycollective.h"
 #include "ncclcheck.h"
 #include "ncclkernels.h"
@@ -66,7 +66,7 @@ public:
   bool open(const std::vector<int>& devices, Diagnostics& out);
   /// Allocates every rank's memory and temporaries, uploads the mirror's initial contents and the
   /// schedule's local operations.
-  bool upload(const Program& program, const RoundSchedule& schedule, const cpu::RunState& mirror,
+  bool upload(const Program& program, const RoundSchedule& schedule, const plan::HostMemory& mirror,
               Diagnostics& out);
   /// Allocates the buffers of NCCL's collective (zeroed; its result is not checked).
   bool prepareLibrary(const LibraryCall& call, Diagnostics& out);
@@ -85,7 +85,7 @@ public:
   std::vector<StalledRank> stalledRanks() const;
 
   /// Copies every rank's allocations into the mirror.
-  bool download(cpu::RunState& mirror, Diagnostics& out);
+  bool download(plan::HostMemory& mirror, Diagnostics& out);
   /// "2 × NVIDIA H100 80GB HBM3, NCCL 2.28.9".
   std::string description() const;
   /// Destroys the communicators and frees everything, except where a stuck stream or thread

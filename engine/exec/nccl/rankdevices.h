@@ -3,7 +3,7 @@
 // Which GPU runs which rank in an NCCL run: one rank per GPU, never two on one (NCCL does not
 // support a device twice in a communicator). Plain C++ so the messages can be tested anywhere.
 
-#include "check/diagnostic.h"
+#include "model/diagnostic.h"
 
 #include <optional>
 #include <string>

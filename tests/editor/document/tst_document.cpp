@@ -8,7 +8,7 @@
 #include "document/documentfiles.h"
 
 #include "io/mscclxmlwriter.h"
-#include "library/catalog.h"
+#include "catalogue/catalogue.h"
 #include "support/corpus.h"
 #include "support/files.h"
 

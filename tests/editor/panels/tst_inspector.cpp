@@ -7,7 +7,7 @@
 #include "panels/inspectorpage.h"
 #include "panels/inspectorpanel.h"
 
-#include "library/catalog.h"
+#include "catalogue/catalogue.h"
 #include "model/topologypresets.h"
 
 #include <QDoubleSpinBox>

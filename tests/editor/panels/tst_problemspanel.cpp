@@ -8,7 +8,7 @@
 #include "panels/problemsmodel.h"
 #include "panels/problemspanel.h"
 
-#include "library/catalog.h"
+#include "catalogue/catalogue.h"
 #include "support/corpus.h"
 
 #include <QLabel>

@@ -11,7 +11,7 @@
 #include "program/programtreeview.h"
 #include "program/programview.h"
 
-#include "library/catalog.h"
+#include "catalogue/catalogue.h"
 #include "support/corpus.h"
 
 #include <QAction>

@@ -4,7 +4,7 @@
 
 #include "timeline/replicate.h"
 
-#include "library/catalog.h"
+#include "catalogue/catalogue.h"
 
 #include <QTest>
 

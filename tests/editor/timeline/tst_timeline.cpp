@@ -10,8 +10,8 @@
 #include "document/documentfiles.h"
 
 #include "check/checker.h"
-#include "library/catalog.h"
-#include "library/ringallreduce.h"
+#include "catalogue/catalogue.h"
+#include "catalogue/ringallreduce.h"
 #include "support/corpus.h"
 
 #include <QApplication>

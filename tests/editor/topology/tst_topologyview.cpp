@@ -16,7 +16,7 @@
 #include "document/document.h"
 #include "style/rankpalette.h"
 
-#include "library/catalog.h"
+#include "catalogue/catalogue.h"
 #include "model/topologypresets.h"
 #include "support/files.h"
 

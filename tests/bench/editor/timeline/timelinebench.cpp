@@ -19,8 +19,8 @@
 #include "timeline/replicatedialog.h"
 #include "timeline/timelineview.h"
 
-#include "library/catalog.h"
-#include "library/ringallreduce.h"
+#include "catalogue/catalogue.h"
+#include "catalogue/ringallreduce.h"
 
 #include <QApplication>
 #include <QFileInfo>

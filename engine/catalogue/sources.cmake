@@ -1,0 +1,15 @@
+# Sources of engine/catalogue and of the model/io files that belong to it, relative to engine/.
+list(APPEND cs_engine_area_sources
+  catalogue/catalogue.h catalogue/catalogue.cpp
+  catalogue/families.h
+  catalogue/schedulebuilder.h catalogue/schedulebuilder.cpp
+  catalogue/ringalgorithms.cpp
+  catalogue/halvingdoubling.cpp
+  catalogue/treealgorithms.cpp
+  catalogue/hierarchical.cpp
+  catalogue/alltoall.cpp
+  catalogue/bruck.cpp
+  check/schedulecheck.h check/schedulecheck.cpp
+  check/scheduledetail.h check/schedulesymbolic.cpp
+  check/schedulegeometry.h check/schedulegeometry.cpp
+)

@@ -1,0 +1,9 @@
+# Tests of app/collective-studio: its main window and the binary (paths relative to tests/).
+cstudio_add_test(tst_mainwindow SOURCES app/window/tst_mainwindow.cpp LIBS cs::app)
+cstudio_add_test(tst_autosave SOURCES app/window/tst_autosave.cpp LIBS cs::app)
+# Runs the real collective-studio binary (--screenshot, exit codes): passes its path, builds it.
+find_package(Qt6 REQUIRED COMPONENTS Gui)
+cstudio_add_test(tst_studiocli SOURCES app/window/tst_studiocli.cpp LIBS Qt6::Gui)
+target_compile_definitions(tst_studiocli PRIVATE
+  COLLECTIVE_STUDIO="$<TARGET_FILE:collective-studio>")
+add_dependencies(tst_studiocli collective-studio)

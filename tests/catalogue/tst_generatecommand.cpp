@@ -1,0 +1,123 @@
+// `cstudio generate` over the catalogue: --list, --explain, unsupported rank counts (exit 2 with
+// the reason), .xml output that `cstudio validate` accepts, .json design documents that read
+// back to a Schedule passing the Schedule checks.
+
+#include "check/schedulecheck.h"
+#include "io/designdocument.h"
+#include "catalogue/catalogue.h"
+#include "support/cli.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace cs;
+
+using cs::test::cstudio;
+using cs::test::readFile;
+using cs::test::writeFile;
+using Run = cs::test::CliRun;
+
+class Test_generatecommand : public QObject
+{
+  Q_OBJECT
+
+private slots:
+  void listsTheCatalogue();
+  void explains();
+  void unsupportedRankCount();
+  void writesValidXml_data();
+  void writesValidXml();
+  void writesDesignDocument();
+
+private:
+  QTemporaryDir m_dir;
+};
+
+void Test_generatecommand::listsTheCatalogue()
+{
+  const Run run = cstudio({"generate", "--list"});
+  QCOMPARE(run.exitCode, 0);
+  const QStringList lines = run.out.split('\n', Qt::SkipEmptyParts);
+  QCOMPARE(lines.size(), static_cast<qsizetype>(algorithmCatalog().size()));
+  for (const AlgorithmInfo& info : algorithmCatalog()) {
+    const QString key = QString::fromUtf8(info.key.data(), static_cast<qsizetype>(info.key.size()));
+    const auto line = std::find_if(lines.begin(), lines.end(),
+                                   [&](const QString& l) { return l.startsWith(key + ' '); });
+    QVERIFY2(line != lines.end(), qPrintable(key));
+    QVERIFY(line->contains(QString::fromUtf8(collectiveTitle(info.collective).data())));
+    QVERIFY(line->contains(
+        QString::fromUtf8(info.summary.data(), static_cast<qsizetype>(info.summary.size()))));
+  }
+}
+
+void Test_generatecommand::explains()
+{
+  const Run run = cstudio({"generate", "ring-allreduce", "--explain", "--ranks", "8"});
+  QCOMPARE(run.exitCode, 0);
+  QVERIFY(run.out.contains("2(n-1)\u00b7(\u03b1 + S/(n\u03b2))"));
+  QVERIFY(run.out.contains("reduce-scatter") || run.out.contains("partial sum"));
+  // 1 MiB on 8 ranks with α = 2 µs, β = 100 GB/s: 14 · (2 + 131072 B / 100 GB/s) µs.
+  const double expected = 14 * (2 + 131072 / 1e5);
+  QVERIFY2(run.out.contains(QString::number(expected, 'f', 1) + " \u00b5s"), qPrintable(run.out));
+}
+
+void Test_generatecommand::unsupportedRankCount()
+{
+  const QString file = m_dir.filePath("hd.xml");
+  const Run run = cstudio({"generate", "halving-doubling-allreduce", "--ranks", "6", "-o", file});
+  QCOMPARE(run.exitCode, 2);
+  QVERIFY2(run.err.contains("power of two"), qPrintable(run.err));
+  QVERIFY(!QFile::exists(file));
+  const Run torus =
+      cstudio({"generate", "torus2d-allreduce", "--ranks", "8", "--group", "3", "-o", file});
+  QCOMPARE(torus.exitCode, 2);
+  QVERIFY2(torus.err.contains("3 rows"), qPrintable(torus.err));
+}
+
+void Test_generatecommand::writesValidXml_data()
+{
+  QTest::addColumn<QStringList>("arguments");
+  for (const AlgorithmInfo& info : algorithmCatalog()) {
+    const QString key = QString::fromUtf8(info.key.data(), static_cast<qsizetype>(info.key.size()));
+    QTest::newRow(qPrintable(key)) << QStringList{key, "--ranks", "8"};
+  }
+  QTest::newRow("ring 3 ch rccl LL") << QStringList{
+      "ring-allgather", "--ranks", "5", "--channels", "3", "--proto", "LL", "--dialect", "rccl"};
+  QTest::newRow("hier group 4") << QStringList{"hierarchical-tree-allreduce", "--ranks", "16",
+                                               "--group", "4"};
+  QTest::newRow("ring 2 instances")
+      << QStringList{"ring-allreduce", "--ranks", "6", "--instances", "2"};
+}
+
+void Test_generatecommand::writesValidXml()
+{
+  QFETCH(QStringList, arguments);
+  const QString file = m_dir.filePath(arguments.join('_') + ".xml");
+  const Run run = cstudio(QStringList{"generate"} + arguments + QStringList{"-o", file});
+  QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+  QVERIFY(run.out.startsWith("wrote " + file));
+  const QString dialect = arguments.contains("rccl") ? "rccl" : "executor";
+  const Run validated = cstudio({"validate", "--dialect", dialect, file});
+  QVERIFY2(validated.exitCode == 0, qPrintable(validated.out + validated.err));
+}
+
+void Test_generatecommand::writesDesignDocument()
+{
+  const QString file = m_dir.filePath("bruck.json");
+  const Run run = cstudio({"generate", "bruck-alltoall", "--ranks", "6", "-o", file});
+  QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+  QFile saved(file);
+  QVERIFY(saved.open(QIODevice::ReadOnly));
+  const QByteArray text = saved.readAll();
+  const DesignReadResult read =
+      readDesignDocument(std::string_view(text.constData(), static_cast<std::size_t>(text.size())));
+  QVERIFY(read.document);
+  GeneratorOptions options;
+  options.ranks = 6;
+  QCOMPARE(read.document->schedule, *generateAlgorithm("bruck-alltoall", options).schedule);
+  QVERIFY(checkSchedule(read.document->schedule).diagnostics.empty());
+}
+
+QTEST_GUILESS_MAIN(Test_generatecommand)
+#include "tst_generatecommand.moc"

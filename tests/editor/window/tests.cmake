@@ -1,9 +1,0 @@
-# Tests of editor/window and app/collective-studio (paths relative to tests/).
-cstudio_add_test(tst_mainwindow SOURCES editor/window/tst_mainwindow.cpp LIBS cs::editor)
-cstudio_add_test(tst_autosave SOURCES editor/window/tst_autosave.cpp LIBS cs::editor)
-# Runs the real collective-studio binary (--screenshot, exit codes): passes its path, builds it.
-find_package(Qt6 REQUIRED COMPONENTS Gui)
-cstudio_add_test(tst_studiocli SOURCES editor/window/tst_studiocli.cpp LIBS Qt6::Gui)
-target_compile_definitions(tst_studiocli PRIVATE
-  COLLECTIVE_STUDIO="$<TARGET_FILE:collective-studio>")
-add_dependencies(tst_studiocli collective-studio)
