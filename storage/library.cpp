@@ -8,7 +8,8 @@ std::filesystem::path defaultLibraryPath()
 {
   if (const char* overridden = std::getenv(kLibraryEnvironmentVariable); overridden && *overridden)
     return overridden;
-  const std::filesystem::path relative = std::filesystem::path("collective-studio") / "library.sqlite";
+  const std::filesystem::path relative =
+      std::filesystem::path("collective-studio") / "library.sqlite";
   // The XDG base directory specification ignores relative values.
   if (const char* data = std::getenv("XDG_DATA_HOME"); data && *data == '/')
     return std::filesystem::path(data) / relative;
@@ -19,18 +20,22 @@ std::filesystem::path defaultLibraryPath()
 std::string_view provenanceName(Provenance provenance)
 {
   switch (provenance) {
-  case Provenance::Drawn: return "drawn";
-  case Provenance::Imported: return "imported";
-  case Provenance::Generated: return "generated";
-  case Provenance::Synthesized: return "synthesized";
+  case Provenance::Drawn:
+    return "drawn";
+  case Provenance::Imported:
+    return "imported";
+  case Provenance::Generated:
+    return "generated";
+  case Provenance::Synthesized:
+    return "synthesized";
   }
   return "drawn";
 }
 
 std::optional<Provenance> parseProvenance(std::string_view text)
 {
-  for (Provenance p : {Provenance::Drawn, Provenance::Imported, Provenance::Generated,
-                       Provenance::Synthesized})
+  for (Provenance p :
+       {Provenance::Drawn, Provenance::Imported, Provenance::Generated, Provenance::Synthesized})
     if (provenanceName(p) == text)
       return p;
   return std::nullopt;
@@ -95,7 +100,9 @@ AlgorithmRecord algorithmFromRow(const sql::Statement& row)
   return record;
 }
 
-Library::Library(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
+Library::Library(std::unique_ptr<Impl> impl) : m_impl(std::move(impl))
+{
+}
 Library::Library(Library&&) noexcept = default;
 Library& Library::operator=(Library&&) noexcept = default;
 Library::~Library() = default;
@@ -125,9 +132,12 @@ Result<std::string> Library::setting(const std::string& key, const std::string& 
   sql::Statement query(m_impl->db, "SELECT value FROM settings WHERE key = ?");
   query.bind(1, key);
   switch (query.step()) {
-  case sql::StepResult::Row: return query.textAt(0);
-  case sql::StepResult::Done: return fallback;
-  case sql::StepResult::Failed: break;
+  case sql::StepResult::Row:
+    return query.textAt(0);
+  case sql::StepResult::Done:
+    return fallback;
+  case sql::StepResult::Failed:
+    break;
   }
   return m_impl->fail("reading setting " + key);
 }

@@ -33,9 +33,9 @@ std::filesystem::path defaultLibraryPath();
 inline constexpr const char* kLibraryEnvironmentVariable = "CSTUDIO_LIBRARY";
 
 struct OpenOptions {
-  bool create = true;   ///< create (and seed) the file when it does not exist
-  bool seed = true;     ///< seed a newly created library with the shipped examples
-  bool readOnly = false;///< never write, not even a migration
+  bool create = true;    ///< create (and seed) the file when it does not exist
+  bool seed = true;      ///< seed a newly created library with the shipped examples
+  bool readOnly = false; ///< never write, not even a migration
   int busyTimeoutMs = 5000;
   /// SQLite's page limit (PRAGMA max_page_count), 0 for none: a quota, and the way tests make
   /// the "disk" full without a small file system.

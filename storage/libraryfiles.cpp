@@ -41,9 +41,8 @@ std::string fileNameFor(const std::string& name, std::int64_t id, std::set<std::
 {
   std::string safe;
   for (char c : name)
-    safe += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.')
-                ? c
-                : '_';
+    safe +=
+        (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.') ? c : '_';
   if (safe.empty() || safe.front() == '.')
     safe.insert(safe.begin(), '_');
   std::string lower = safe;
@@ -124,10 +123,10 @@ Result<int> Library::exportAll(const fs::path& folder, const ProgressCallback& p
   if (!error)
     fs::create_directories(folder / "topologies", error);
   if (error)
-    return Error{ErrorKind::ReadOnly, folder.string() + ": cannot create the folder: " +
-                                          error.message()};
-  const auto write = [&folder](const fs::path& relative, const std::string& text)
-      -> std::optional<Error> {
+    return Error{ErrorKind::ReadOnly,
+                 folder.string() + ": cannot create the folder: " + error.message()};
+  const auto write = [&folder](const fs::path& relative,
+                               const std::string& text) -> std::optional<Error> {
     std::error_code ignored;
     fs::create_directories((folder / relative).parent_path(), ignored);
     if (const std::string failure = writeTextFileAtomically(folder / relative, text);
@@ -156,8 +155,10 @@ Result<int> Library::exportAll(const fs::path& folder, const ProgressCallback& p
       if (!content)
         return content.error();
       const std::string stem = "history/" + base + "/v" + std::to_string(version.number);
-      json entry = {{"number", version.number},     {"created", version.created},
-                    {"message", version.message},   {"verdict", version.verdict.verdict},
+      json entry = {{"number", version.number},
+                    {"created", version.created},
+                    {"message", version.message},
+                    {"verdict", version.verdict.verdict},
                     {"errors", version.verdict.errors}};
       const bool head = version.number == algorithm.headVersion;
       if (!content->xml.empty()) {
@@ -204,8 +205,8 @@ Result<int> Library::exportAll(const fs::path& folder, const ProgressCallback& p
     topologyList.push_back({{"name", topology.name}, {"file", relative}});
   }
   manifest["topologies"] = std::move(topologyList);
-  if (auto failed =
-          write("library.json", manifest.dump(2, ' ', false, json::error_handler_t::replace) + "\n"))
+  if (auto failed = write("library.json",
+                          manifest.dump(2, ' ', false, json::error_handler_t::replace) + "\n"))
     return *failed;
   if (progress)
     progress({done, done, {}});

@@ -111,10 +111,10 @@ Result<std::unique_ptr<Library::Impl>> openExisting(const std::filesystem::path&
     return error;
   }
   if (applicationId != kApplicationId)
-    return Error{ErrorKind::Corrupt,
-                 impl->file + ": not a Collective Studio library: an SQLite database of "
-                              "another program (application id " + std::to_string(applicationId) +
-                              ")"};
+    return Error{ErrorKind::Corrupt, impl->file +
+                                         ": not a Collective Studio library: an SQLite database of "
+                                         "another program (application id " +
+                                         std::to_string(applicationId) + ")"};
   impl->fileSchema = static_cast<int>(version);
 
   if (version > kSchemaVersion) {
@@ -132,8 +132,8 @@ Result<std::unique_ptr<Library::Impl>> openExisting(const std::filesystem::path&
       return Error{ErrorKind::ReadOnly,
                    impl->file + ": schema version " + std::to_string(version) +
                        " must be upgraded before use; open it once without read-only"};
-    if (Status migrated = migrateSchema(impl->db, static_cast<int>(version), kSchemaVersion,
-                                        impl->file);
+    if (Status migrated =
+            migrateSchema(impl->db, static_cast<int>(version), kSchemaVersion, impl->file);
         !migrated)
       return migrated.error();
     impl->notice = "upgraded from schema version " + std::to_string(version) + " to " +
@@ -170,9 +170,9 @@ std::string temporaryName(const std::filesystem::path& path)
 // Builds a new library beside `path` under a temporary name and links it into place, so no
 // process ever sees a half-created library, and two processes creating it at once both end up
 // with the same, complete file.
-std::optional<Error> createLibrary(
-    const std::filesystem::path& path, const OpenOptions& options,
-    const std::function<Status(std::unique_ptr<Library::Impl>)>& seed)
+std::optional<Error>
+createLibrary(const std::filesystem::path& path, const OpenOptions& options,
+              const std::function<Status(std::unique_ptr<Library::Impl>)>& seed)
 {
   const std::string file = path.string();
   std::error_code error;
@@ -208,8 +208,8 @@ std::optional<Error> createLibrary(
     if (options.seed) {
       if (Status seeded = seed(std::move(*impl)); !seeded) {
         discard();
-        return Error{seeded.error().kind, file + ": cannot seed the new library: " +
-                                              seeded.error().message};
+        return Error{seeded.error().kind,
+                     file + ": cannot seed the new library: " + seeded.error().message};
       }
     }
   }
@@ -248,8 +248,8 @@ Result<Library> Library::open(const std::filesystem::path& path, const OpenOptio
   if (!impl)
     return impl.error();
   if (created)
-    (*impl)->notice = options.seed ? "created a new library with the shipped examples"
-                                   : "created a new library";
+    (*impl)->notice =
+        options.seed ? "created a new library with the shipped examples" : "created a new library";
   return Library(std::move(*impl));
 }
 

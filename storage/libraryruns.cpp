@@ -45,7 +45,10 @@ Result<std::int64_t> Library::addRun(const RunRecord& run, const Trace* trace)
   if (encoded) {
     sql::Statement blob(impl.db,
                         "INSERT INTO traces(run_id, format, raw_size, data) VALUES (?, ?, ?, ?)");
-    blob.bind(1, runId).bind(2, encoded->format).bind(3, encoded->rawSize).bindBlob(4, encoded->data);
+    blob.bind(1, runId)
+        .bind(2, encoded->format)
+        .bind(3, encoded->rawSize)
+        .bindBlob(4, encoded->data);
     if (!blob.run())
       return impl.fail("storing the trace");
   }
@@ -96,14 +99,15 @@ Result<Trace> Library::trace(std::int64_t runId) const
   case sql::StepResult::Row: {
     Result<Trace> trace = decodeTrace(query.intAt(0), query.int64At(1), query.blobAt(2));
     if (!trace)
-      return Error{trace.error().kind, m_impl->file + ": run " + std::to_string(runId) + ": " +
-                                           trace.error().message};
+      return Error{trace.error().kind,
+                   m_impl->file + ": run " + std::to_string(runId) + ": " + trace.error().message};
     return trace;
   }
   case sql::StepResult::Done:
     return Error{ErrorKind::NotFound,
                  m_impl->file + ": run " + std::to_string(runId) + " has no trace"};
-  case sql::StepResult::Failed: break;
+  case sql::StepResult::Failed:
+    break;
   }
   return m_impl->fail("reading a trace");
 }

@@ -71,12 +71,12 @@ Result<std::vector<AlgorithmRecord>> Library::search(const SearchQuery& search) 
   const std::string match = ftsQuery(search.text);
   const std::string filters = " (?2 IS NULL OR a.collective = ?2) AND (?3 IS NULL OR a.ranks = ?3)";
   const std::string sql =
-      match.empty()
-          ? std::string("SELECT ") + kAlgorithmColumns + " FROM algorithms a WHERE" + filters +
-                " ORDER BY a.name LIMIT ?4"
-          : std::string("SELECT ") + kAlgorithmColumns +
-                " FROM algorithms_fts JOIN algorithms a ON a.id = algorithms_fts.rowid "
-                "WHERE algorithms_fts MATCH ?1 AND" + filters + " ORDER BY rank, a.name LIMIT ?4";
+      match.empty() ? std::string("SELECT ") + kAlgorithmColumns + " FROM algorithms a WHERE" +
+                          filters + " ORDER BY a.name LIMIT ?4"
+                    : std::string("SELECT ") + kAlgorithmColumns +
+                          " FROM algorithms_fts JOIN algorithms a ON a.id = algorithms_fts.rowid "
+                          "WHERE algorithms_fts MATCH ?1 AND" +
+                          filters + " ORDER BY rank, a.name LIMIT ?4";
   sql::Statement query(m_impl->db, sql);
   if (!match.empty())
     query.bind(1, match);

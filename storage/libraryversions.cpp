@@ -47,8 +47,10 @@ Result<SaveOutcome> saveLocked(Library::Impl& impl, const SaveRequest& request,
       outcome.algorithmId = find.int64At(0);
       head = find.intAt(1);
       break;
-    case sql::StepResult::Done: break;
-    case sql::StepResult::Failed: return impl.fail("looking up " + request.name);
+    case sql::StepResult::Done:
+      break;
+    case sql::StepResult::Failed:
+      return impl.fail("looking up " + request.name);
     }
   }
   if (outcome.algorithmId == 0) {
@@ -68,8 +70,8 @@ Result<SaveOutcome> saveLocked(Library::Impl& impl, const SaveRequest& request,
 
   // Metadata changes apply even when the content is unchanged.
   const auto setColumn = [&](const char* column, const auto& value) -> std::optional<Error> {
-    sql::Statement update(impl.db, std::string("UPDATE algorithms SET ") + column +
-                                       " = ? WHERE id = ?");
+    sql::Statement update(impl.db,
+                          std::string("UPDATE algorithms SET ") + column + " = ? WHERE id = ?");
     update.bind(1, value).bind(2, outcome.algorithmId);
     if (!update.run())
       return impl.fail(std::string("updating the ") + column + " of " + request.name);
@@ -210,8 +212,8 @@ Result<std::vector<SaveOutcome>> Library::saveAll(const std::vector<SaveRequest>
       continue;
     }
     byHash.emplace(hash, summaries.size());
-    summaries.push_back(summariseContent(request.content,
-                                         request.schedule ? &*request.schedule : nullptr));
+    summaries.push_back(
+        summariseContent(request.content, request.schedule ? &*request.schedule : nullptr));
   }
 
   sql::Transaction transaction(impl.db);
@@ -235,10 +237,12 @@ Result<AlgorithmRecord> Library::algorithm(const std::string& name) const
                                        " FROM algorithms a WHERE a.name = ?");
   query.bind(1, name);
   switch (query.step()) {
-  case sql::StepResult::Row: return algorithmFromRow(query);
+  case sql::StepResult::Row:
+    return algorithmFromRow(query);
   case sql::StepResult::Done:
     return Error{ErrorKind::NotFound, m_impl->file + ": no algorithm named \"" + name + "\""};
-  case sql::StepResult::Failed: break;
+  case sql::StepResult::Failed:
+    break;
   }
   return m_impl->fail("looking up " + name);
 }
@@ -249,10 +253,13 @@ Result<AlgorithmRecord> Library::algorithm(std::int64_t id) const
                                        " FROM algorithms a WHERE a.id = ?");
   query.bind(1, id);
   switch (query.step()) {
-  case sql::StepResult::Row: return algorithmFromRow(query);
+  case sql::StepResult::Row:
+    return algorithmFromRow(query);
   case sql::StepResult::Done:
-    return Error{ErrorKind::NotFound, m_impl->file + ": no algorithm with id " + std::to_string(id)};
-  case sql::StepResult::Failed: break;
+    return Error{ErrorKind::NotFound,
+                 m_impl->file + ": no algorithm with id " + std::to_string(id)};
+  case sql::StepResult::Failed:
+    break;
   }
   return m_impl->fail("looking up algorithm " + std::to_string(id));
 }
@@ -281,11 +288,13 @@ Result<VersionRecord> Library::version(std::int64_t algorithmId, int number) con
                            "ELSE (SELECT head_version FROM algorithms WHERE id = ?1) END");
   query.bind(1, algorithmId).bind(2, number);
   switch (query.step()) {
-  case sql::StepResult::Row: return versionFromRow(query);
+  case sql::StepResult::Row:
+    return versionFromRow(query);
   case sql::StepResult::Done:
     return Error{ErrorKind::NotFound, m_impl->file + ": no version " + std::to_string(number) +
                                           " of algorithm " + std::to_string(algorithmId)};
-  case sql::StepResult::Failed: break;
+  case sql::StepResult::Failed:
+    break;
   }
   return m_impl->fail("reading a version");
 }
@@ -296,11 +305,13 @@ Result<VersionContent> Library::content(std::int64_t versionId) const
                                    "JOIN contents c ON c.id = v.content_id WHERE v.id = ?");
   query.bind(1, versionId);
   switch (query.step()) {
-  case sql::StepResult::Row: return VersionContent{query.textAt(0), query.textAt(1)};
+  case sql::StepResult::Row:
+    return VersionContent{query.textAt(0), query.textAt(1)};
   case sql::StepResult::Done:
     return Error{ErrorKind::NotFound,
                  m_impl->file + ": no version with id " + std::to_string(versionId)};
-  case sql::StepResult::Failed: break;
+  case sql::StepResult::Failed:
+    break;
   }
   return m_impl->fail("reading a version's content");
 }
@@ -312,10 +323,10 @@ Result<VersionDiff> Library::diff(std::int64_t fromVersionId, std::int64_t toVer
   std::int64_t contentIds[2] = {0, 0};
   const std::int64_t ids[2] = {fromVersionId, toVersionId};
   for (int side = 0; side < 2; ++side) {
-    sql::Statement query(m_impl->db,
-                         "SELECT c.id, c.collective, c.ranks, c.threadblocks, c.steps, c.transfers, "
-                         "c.verdict, c.errors, c.warnings, c.first_error, c.transfer_list "
-                         "FROM versions v JOIN contents c ON c.id = v.content_id WHERE v.id = ?");
+    sql::Statement query(
+        m_impl->db, "SELECT c.id, c.collective, c.ranks, c.threadblocks, c.steps, c.transfers, "
+                    "c.verdict, c.errors, c.warnings, c.first_error, c.transfer_list "
+                    "FROM versions v JOIN contents c ON c.id = v.content_id WHERE v.id = ?");
     query.bind(1, ids[side]);
     const sql::StepResult step = query.step();
     if (step == sql::StepResult::Failed)
@@ -379,7 +390,8 @@ Status Library::describe(std::int64_t algorithmId, const std::vector<std::string
   if (auto refused = m_impl->refuseWrite())
     return *refused;
   sql::Statement update(m_impl->db, std::string("UPDATE algorithms SET tags = ?, notes = ?, "
-                                                "updated = ") + kNow + " WHERE id = ?");
+                                                "updated = ") +
+                                        kNow + " WHERE id = ?");
   update.bind(1, joinTags(tags)).bind(2, notes).bind(3, algorithmId);
   if (!update.run())
     return m_impl->fail("updating tags and notes");

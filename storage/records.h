@@ -85,8 +85,8 @@ struct VersionContent {
 /// A save: the algorithm's name (created on first save) and the new content.
 struct SaveRequest {
   std::string name;
-  Provenance provenance = Provenance::Drawn; ///< used when the algorithm is created
-  std::string sourceFile;                    ///< kept when empty
+  Provenance provenance = Provenance::Drawn;    ///< used when the algorithm is created
+  std::string sourceFile;                       ///< kept when empty
   std::optional<std::vector<std::string>> tags; ///< replaces the tags when set
   std::optional<std::string> notes;             ///< replaces the notes when set
   std::optional<std::int64_t> topologyId;       ///< replaces the topology when set
@@ -114,7 +114,7 @@ struct VersionDiff {
   bool sameContent = false;
   /// Whether both versions carried a Schedule, so transfers were compared.
   bool transfersCompared = false;
-  std::vector<std::string> transfersAdded;   ///< "step 2: r0 i[1] -> r1 i[1] x1 reduce"
+  std::vector<std::string> transfersAdded; ///< "step 2: r0 i[1] -> r1 i[1] x1 reduce"
   std::vector<std::string> transfersRemoved;
 };
 
@@ -133,8 +133,8 @@ struct RunRecord {
   int versionNumber = 0; ///< filled by queries
   std::string backend;   ///< "simulator", "cpu", "cuda", "nccl"
   std::string device;
-  std::string dtype;     ///< "float", "half", …
-  std::string op;        ///< "sum", …
+  std::string dtype; ///< "float", "half", …
+  std::string op;    ///< "sum", …
   std::int64_t bytes = 0;
   double timeUs = 0;
   double algbwGBps = 0;
@@ -147,8 +147,8 @@ struct RunRecord {
 /// What importing a folder did.
 struct ImportReport {
   int files = 0;
-  int added = 0;     ///< new algorithms or new versions
-  int unchanged = 0; ///< identical to the stored head
+  int added = 0;                     ///< new algorithms or new versions
+  int unchanged = 0;                 ///< identical to the stored head
   std::vector<std::string> failures; ///< "file: reason", one per file not imported
 };
 

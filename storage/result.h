@@ -28,8 +28,7 @@ struct Error {
 };
 
 /// A value or an Error. Access value() only when ok().
-template <typename T>
-class Result
+template <typename T> class Result
 {
 public:
   Result(T value) : m_value(std::move(value)) {}

@@ -114,9 +114,12 @@ INSERT INTO algorithms_fts(algorithms_fts) VALUES ('rebuild');
 std::string_view schemaStep(int version)
 {
   switch (version) {
-  case 1: return kVersion1;
-  case 2: return kVersion2;
-  default: return {};
+  case 1:
+    return kVersion1;
+  case 2:
+    return kVersion2;
+  default:
+    return {};
   }
 }
 
@@ -128,8 +131,8 @@ Status migrateSchema(sql::Connection& db, int from, int to, const std::string& f
   for (int version = from + 1; version <= to; ++version) {
     const std::string_view step = schemaStep(version);
     if (step.empty())
-      return Error{ErrorKind::Invalid, file + ": no migration to schema version " +
-                                           std::to_string(version)};
+      return Error{ErrorKind::Invalid,
+                   file + ": no migration to schema version " + std::to_string(version)};
     if (!db.exec(step))
       return db.error("upgrading the schema to version " + std::to_string(version), file);
   }

@@ -3,10 +3,10 @@
 
 #include "libraryimpl.h"
 
+#include "catalogue/catalogue.h"
 #include "compile/lower.h"
 #include "io/designdocument.h"
 #include "io/mscclxmlwriter.h"
-#include "catalogue/catalogue.h"
 
 #include <algorithm>
 
@@ -34,8 +34,9 @@ std::optional<SaveRequest> exampleRequest(const AlgorithmInfo& info, int ranks)
     return std::nullopt;
   const LowerResult lowered = lowerSchedule(*generated.schedule, {});
   const bool lowerFailed =
-      !lowered.program || std::any_of(lowered.diagnostics.begin(), lowered.diagnostics.end(),
-                                      [](const Diagnostic& d) { return d.severity == Severity::Error; });
+      !lowered.program ||
+      std::any_of(lowered.diagnostics.begin(), lowered.diagnostics.end(),
+                  [](const Diagnostic& d) { return d.severity == Severity::Error; });
   if (lowerFailed)
     return std::nullopt;
 

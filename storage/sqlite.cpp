@@ -33,9 +33,15 @@ bool Connection::open(const std::string& path, OpenMode mode)
   close();
   int flags = SQLITE_OPEN_NOMUTEX;
   switch (mode) {
-  case OpenMode::ReadWrite: flags |= SQLITE_OPEN_READWRITE; break;
-  case OpenMode::ReadOnly: flags |= SQLITE_OPEN_READONLY; break;
-  case OpenMode::Create: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE; break;
+  case OpenMode::ReadWrite:
+    flags |= SQLITE_OPEN_READWRITE;
+    break;
+  case OpenMode::ReadOnly:
+    flags |= SQLITE_OPEN_READONLY;
+    break;
+  case OpenMode::Create:
+    flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+    break;
   }
   const int code = sqlite3_open_v2(path.c_str(), &m_db, flags, nullptr);
   if (code != SQLITE_OK) {
@@ -106,18 +112,24 @@ ErrorKind errorKindOf(int code)
 {
   switch (code & 0xff) {
   case SQLITE_CORRUPT:
-  case SQLITE_NOTADB: return ErrorKind::Corrupt;
+  case SQLITE_NOTADB:
+    return ErrorKind::Corrupt;
   case SQLITE_READONLY:
   case SQLITE_PERM:
-  case SQLITE_CANTOPEN: return ErrorKind::ReadOnly;
-  case SQLITE_FULL: return ErrorKind::Full;
+  case SQLITE_CANTOPEN:
+    return ErrorKind::ReadOnly;
+  case SQLITE_FULL:
+    return ErrorKind::Full;
   case SQLITE_BUSY:
-  case SQLITE_LOCKED: return ErrorKind::Busy;
+  case SQLITE_LOCKED:
+    return ErrorKind::Busy;
   case SQLITE_CONSTRAINT:
   case SQLITE_MISMATCH:
   case SQLITE_RANGE:
-  case SQLITE_TOOBIG: return ErrorKind::Invalid;
-  default: return ErrorKind::Io;
+  case SQLITE_TOOBIG:
+    return ErrorKind::Invalid;
+  default:
+    return ErrorKind::Io;
   }
 }
 
@@ -126,11 +138,20 @@ Error Connection::error(const std::string& what, const std::string& file) const
   const ErrorKind kind = errorKindOf(m_lastCode);
   std::string reason;
   switch (kind) {
-  case ErrorKind::Full: reason = "the disk is full (or the library's size limit was reached)"; break;
-  case ErrorKind::ReadOnly: reason = "the file or its directory is not writable"; break;
-  case ErrorKind::Busy: reason = "another process kept the library locked"; break;
-  case ErrorKind::Corrupt: reason = "the file is damaged or is not a library"; break;
-  default: break;
+  case ErrorKind::Full:
+    reason = "the disk is full (or the library's size limit was reached)";
+    break;
+  case ErrorKind::ReadOnly:
+    reason = "the file or its directory is not writable";
+    break;
+  case ErrorKind::Busy:
+    reason = "another process kept the library locked";
+    break;
+  case ErrorKind::Corrupt:
+    reason = "the file is damaged or is not a library";
+    break;
+  default:
+    break;
   }
   std::string message = file + ": " + what + " failed";
   if (!reason.empty())

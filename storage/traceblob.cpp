@@ -17,8 +17,8 @@ constexpr std::int64_t kMaxRawSize = std::int64_t{4} << 30;
 json eventToJson(const TraceEvent& event)
 {
   return json::array({event.rank, event.tb, event.step, event.slice,
-                      std::string(opTypeName(event.op)), event.peer, event.recvPeer,
-                      event.channel, event.bytes, event.start, event.end, event.linkPath});
+                      std::string(opTypeName(event.op)), event.peer, event.recvPeer, event.channel,
+                      event.bytes, event.start, event.end, event.linkPath});
 }
 
 TraceEvent eventFromJson(const json& row)
@@ -78,8 +78,9 @@ Result<EncodedTrace> encodeTrace(const Trace& trace)
   json links = json::array();
   for (const LinkUsage& usage : trace.links)
     links.push_back(json::array({usage.link, usage.bytesAtoB, usage.bytesBtoA, usage.utilisation}));
-  const json object = {{"format", kFormatName}, {"version", 1},          {"source", trace.source},
-                       {"device", trace.device}, {"ranks", trace.ranks}, {"bytes", trace.bytes},
+  const json object = {{"format", kFormatName},    {"version", 1},
+                       {"source", trace.source},   {"device", trace.device},
+                       {"ranks", trace.ranks},     {"bytes", trace.bytes},
                        {"totalUs", trace.totalUs}, {"events", std::move(events)},
                        {"links", std::move(links)}};
   // Replace invalid UTF-8 in names instead of throwing: a trace is never lost over a device name.
@@ -89,12 +90,12 @@ Result<EncodedTrace> encodeTrace(const Trace& trace)
   encoded.rawSize = static_cast<std::int64_t>(text.size());
   uLongf size = compressBound(static_cast<uLong>(text.size()));
   encoded.data.resize(size);
-  const int code = compress2(encoded.data.data(), &size,
-                             reinterpret_cast<const Bytef*>(text.data()),
-                             static_cast<uLong>(text.size()), Z_DEFAULT_COMPRESSION);
+  const int code =
+      compress2(encoded.data.data(), &size, reinterpret_cast<const Bytef*>(text.data()),
+                static_cast<uLong>(text.size()), Z_DEFAULT_COMPRESSION);
   if (code != Z_OK)
-    return Error{ErrorKind::Io, "compressing the trace failed (zlib error " +
-                                    std::to_string(code) + ")"};
+    return Error{ErrorKind::Io,
+                 "compressing the trace failed (zlib error " + std::to_string(code) + ")"};
   encoded.data.resize(size);
   return encoded;
 }
@@ -106,15 +107,15 @@ Result<Trace> decodeTrace(int format, std::int64_t rawSize, std::span<const std:
                                         " is not one this program reads (" +
                                         std::to_string(kTraceFormat) + ")"};
   if (rawSize < 0 || rawSize > kMaxRawSize)
-    return Error{ErrorKind::Corrupt, "the stored trace is damaged (size " +
-                                         std::to_string(rawSize) + ")"};
+    return Error{ErrorKind::Corrupt,
+                 "the stored trace is damaged (size " + std::to_string(rawSize) + ")"};
   std::string text(static_cast<std::size_t>(rawSize), '\0');
   uLongf size = static_cast<uLongf>(rawSize);
   const int code = uncompress(reinterpret_cast<Bytef*>(text.data()), &size, data.data(),
                               static_cast<uLong>(data.size()));
   if (code != Z_OK || size != static_cast<uLongf>(rawSize))
-    return Error{ErrorKind::Corrupt, "the stored trace is damaged (zlib error " +
-                                         std::to_string(code) + ")"};
+    return Error{ErrorKind::Corrupt,
+                 "the stored trace is damaged (zlib error " + std::to_string(code) + ")"};
   // nlohmann reports bad input by throwing; nothing may escape storage (STYLE.md 11).
   try {
     return traceFromJson(json::parse(text));

@@ -6,7 +6,8 @@
 //
 // Format 1: zlib(deflate) of {"format":"collective-studio-trace","version":1,"source","device",
 //   "ranks","bytes","totalUs","events":[[rank,tb,step,slice,op,peer,recvPeer,channel,bytes,
-//   start,end,[links…]],…],"links":[[link,bytesAtoB,bytesBtoA,[[t,u],…]],…]}; op is the XML spelling.
+//   start,end,[links…]],…],"links":[[link,bytesAtoB,bytesBtoA,[[t,u],…]],…]}; op is the XML
+//   spelling.
 
 #include "model/trace.h"
 #include "result.h"

@@ -22,7 +22,8 @@ struct ContentSummary {
 
 /// Reads and checks the XML (for its own dialect) and summarises the Schedule when given.
 ContentSummary summariseContent(const VersionContent& content, const Schedule* schedule);
-/// A 64-bit FNV-1a-style hash of the content. Only an index: equal hashes are confirmed byte for byte.
+/// A 64-bit FNV-1a-style hash of the content. Only an index: equal hashes are confirmed byte for
+/// byte.
 std::int64_t contentHash(const VersionContent& content);
 /// "step 2: r0 i[1] -> r1 i[1] x1 reduce"
 std::string describeTransfer(const Transfer& transfer);

@@ -151,7 +151,8 @@ int main(int argc, char** argv)
   }
   const bool screenshot = parser.isSet(screenshotOption);
   if (parser.isSet(dialogOption) && parser.value(dialogOption) != QLatin1String("export")) {
-    printError(QStringLiteral("--dialog must be export, not \"%1\"").arg(parser.value(dialogOption)));
+    printError(
+        QStringLiteral("--dialog must be export, not \"%1\"").arg(parser.value(dialogOption)));
     return kUsageError;
   }
   const QString file = parser.positionalArguments().value(0);

@@ -1,11 +1,11 @@
 #include "commands.h"
 #include "output.h"
 
+#include "catalogue/catalogue.h"
 #include "check/schedulecheck.h"
 #include "compile/lower.h"
 #include "io/designdocument.h"
 #include "io/mscclxmlwriter.h"
-#include "catalogue/catalogue.h"
 
 #include <iomanip>
 #include <iostream>

@@ -32,8 +32,13 @@ std::vector<RankSummary> summariseRanks(const Program& program)
 {
   std::vector<RankSummary> ranks;
   for (const Gpu& gpu : program.gpus) {
-    RankSummary summary{gpu.id, gpu.inputChunks, gpu.outputChunks, gpu.scratchChunks,
-                        static_cast<int>(gpu.threadblocks.size()), 0, 0};
+    RankSummary summary{gpu.id,
+                        gpu.inputChunks,
+                        gpu.outputChunks,
+                        gpu.scratchChunks,
+                        static_cast<int>(gpu.threadblocks.size()),
+                        0,
+                        0};
     for (const ThreadBlock& tb : gpu.threadblocks) {
       summary.steps += static_cast<int>(tb.steps.size());
       summary.maxStepsPerThreadblock =
@@ -100,8 +105,10 @@ int runInfo(const InfoOptions& options)
         {"nchannels", program.nchannels},
         {"channels_used", usedChannels(program)},
         {"modes", modes},
-        {"minBytes", program.minBytes ? nlohmann::json(*program.minBytes) : nlohmann::json(nullptr)},
-        {"maxBytes", program.maxBytes ? nlohmann::json(*program.maxBytes) : nlohmann::json(nullptr)},
+        {"minBytes",
+         program.minBytes ? nlohmann::json(*program.minBytes) : nlohmann::json(nullptr)},
+        {"maxBytes",
+         program.maxBytes ? nlohmann::json(*program.maxBytes) : nlohmann::json(nullptr)},
         {"written_for", std::string(dialect(detectDialect(program)).key)},
         {"threadblocks", program.threadblockCount()},
         {"steps", program.stepCount()},
@@ -124,8 +131,7 @@ int runInfo(const InfoOptions& options)
             << "  modes         ";
   for (std::size_t i = 0; i < modes.size(); ++i)
     std::cout << (i ? ", " : "") << modes[i];
-  std::cout << (modes.empty() ? "none\n" : "\n") << "  sizes         " << sizeRange(program)
-            << '\n'
+  std::cout << (modes.empty() ? "none\n" : "\n") << "  sizes         " << sizeRange(program) << '\n'
             << "  written for   " << dialect(detectDialect(program)).key << '\n'
             << "  threadblocks  " << program.threadblockCount() << " (at most "
             << program.maxThreadblocksPerRank() << " per rank)\n"
@@ -134,8 +140,8 @@ int runInfo(const InfoOptions& options)
             << "  rank  i_chunks  o_chunks  s_chunks  tbs  steps  max steps/tb\n";
   for (const RankSummary& r : ranks) {
     char row[96];
-    std::snprintf(row, sizeof row, "  %4d  %8d  %8d  %8d  %3d  %5d  %12d\n", r.rank,
-                  r.inputChunks, r.outputChunks, r.scratchChunks, r.threadblocks, r.steps,
+    std::snprintf(row, sizeof row, "  %4d  %8d  %8d  %8d  %3d  %5d  %12d\n", r.rank, r.inputChunks,
+                  r.outputChunks, r.scratchChunks, r.threadblocks, r.steps,
                   r.maxStepsPerThreadblock);
     std::cout << row;
   }

@@ -44,8 +44,9 @@ void fail(const std::string& message)
 // be written (a shared, read-only library); writing commands report why they cannot write.
 std::optional<storage::Library> openLibrary(const LibraryOptions& options, bool writes)
 {
-  const std::filesystem::path path =
-      options.library.empty() ? storage::defaultLibraryPath() : std::filesystem::path(options.library);
+  const std::filesystem::path path = options.library.empty()
+                                         ? storage::defaultLibraryPath()
+                                         : std::filesystem::path(options.library);
   storage::Result<storage::Library> library = storage::Library::open(path);
   if (!library && !writes && library.error().kind == storage::ErrorKind::ReadOnly) {
     storage::OpenOptions readOnly;
@@ -186,9 +187,9 @@ int runRestore(storage::Library& library, const LibraryOptions& options)
     return UsageError;
   }
   if (options.json)
-    std::cout << nlohmann::json{{"version", restored->number}, {"created", restored->created}}
-                     .dump()
-              << '\n';
+    std::cout
+        << nlohmann::json{{"version", restored->number}, {"created", restored->created}}.dump()
+        << '\n';
   else if (restored->created)
     std::cout << options.name << ": v" << options.version << " restored as v" << restored->number
               << '\n';
@@ -265,8 +266,9 @@ int runDelete(storage::Library& library, const LibraryOptions& options)
     return UsageError;
   }
   if (options.json)
-    std::cout << nlohmann::json{{"deleted", options.name}, {"versions", algorithm->headVersion}}.dump()
-              << '\n';
+    std::cout
+        << nlohmann::json{{"deleted", options.name}, {"versions", algorithm->headVersion}}.dump()
+        << '\n';
   else
     std::cout << "deleted " << options.name << " (" << algorithm->headVersion << " versions)\n";
   return Ok;
@@ -316,9 +318,9 @@ Runner addLibraryCommand(CLI::App& app)
         ->check(CLI::PositiveNumber);
   };
 
-  filters(add("list", "List algorithms",
-              [](storage::Library& l, const LibraryOptions& o) { return runList(l, o, false); },
-              false));
+  filters(add(
+      "list", "List algorithms",
+      [](storage::Library& l, const LibraryOptions& o) { return runList(l, o, false); }, false));
   CLI::App* show = add("show", "Show an algorithm and one version", runShow, false);
   nameArgument(show);
   show->add_option("--version", options->version, "Version number (default: the newest)")
@@ -326,20 +328,26 @@ Runner addLibraryCommand(CLI::App& app)
   show->add_flag("--xml", options->xml, "Print the version's MSCCL XML");
   show->add_flag("--design", options->design, "Print the version's design document");
   nameArgument(add("history", "List the versions of an algorithm", runHistory, false));
-  CLI::App* diff = add("diff", "Compare two versions: ranks, threadblocks, steps, verdict and "
-                               "transfers added or removed", runDiff, false);
+  CLI::App* diff = add("diff",
+                       "Compare two versions: ranks, threadblocks, steps, verdict and "
+                       "transfers added or removed",
+                       runDiff, false);
   nameArgument(diff);
-  diff->add_option("from", options->from, "Older version number")->required()->check(CLI::PositiveNumber);
-  diff->add_option("to", options->to, "Newer version number")->required()->check(CLI::PositiveNumber);
+  diff->add_option("from", options->from, "Older version number")
+      ->required()
+      ->check(CLI::PositiveNumber);
+  diff->add_option("to", options->to, "Newer version number")
+      ->required()
+      ->check(CLI::PositiveNumber);
   CLI::App* restore = add("restore", "Make an old version the newest again", runRestore, true);
   nameArgument(restore);
   restore->add_option("version", options->version, "Version number to restore")
       ->required()
       ->check(CLI::PositiveNumber);
   restore->add_option("-m,--message", options->message, "Message of the new version");
-  CLI::App* search = add("search", "Full-text search over names, tags and notes",
-                         [](storage::Library& l, const LibraryOptions& o) { return runList(l, o, true); },
-                         false);
+  CLI::App* search = add(
+      "search", "Full-text search over names, tags and notes",
+      [](storage::Library& l, const LibraryOptions& o) { return runList(l, o, true); }, false);
   search->add_option("words", options->words, "Words (prefixes) that must all match");
   filters(search);
   add("import", "Import every *.xml file of a folder (progress on stderr)", runImport, true)
@@ -349,8 +357,8 @@ Runner addLibraryCommand(CLI::App& app)
       ->add_option("folder", options->folder, "Destination folder")
       ->required();
   nameArgument(add("runs", "Benchmark history: every run of every version", runRuns, false));
-  nameArgument(add("delete", "Delete an algorithm with its versions, runs and traces", runDelete,
-                   true));
+  nameArgument(
+      add("delete", "Delete an algorithm with its versions, runs and traces", runDelete, true));
   CLI::App* benchmark = command->add_subcommand(
       "bench", "Benchmark the library: list and search over many algorithms, saving a large "
                "version (ratios against bare SQLite measured in the same run)");

@@ -44,9 +44,8 @@ std::string verdictText(const storage::VerdictSummary& verdict)
 
 std::string shapeText(const storage::ShapeSummary& shape)
 {
-  std::string text = std::to_string(shape.ranks) + " ranks, " +
-                     std::to_string(shape.threadblocks) + " tbs, " +
-                     std::to_string(shape.steps) + " steps";
+  std::string text = std::to_string(shape.ranks) + " ranks, " + std::to_string(shape.threadblocks) +
+                     " tbs, " + std::to_string(shape.steps) + " steps";
   if (shape.transfers >= 0)
     text += ", " + std::to_string(shape.transfers) + " transfers";
   return text;
@@ -85,10 +84,18 @@ json toJson(const storage::VersionRecord& version)
 
 json toJson(const storage::RunRecord& run)
 {
-  return {{"id", run.id},           {"version", run.versionNumber}, {"backend", run.backend},
-          {"device", run.device},   {"dtype", run.dtype},           {"op", run.op},
-          {"bytes", run.bytes},     {"time_us", run.timeUs},        {"algbw_GBps", run.algbwGBps},
-          {"busbw_GBps", run.busbwGBps}, {"wrong", run.wrong},      {"created", run.created},
+  return {{"id", run.id},
+          {"version", run.versionNumber},
+          {"backend", run.backend},
+          {"device", run.device},
+          {"dtype", run.dtype},
+          {"op", run.op},
+          {"bytes", run.bytes},
+          {"time_us", run.timeUs},
+          {"algbw_GBps", run.algbwGBps},
+          {"busbw_GBps", run.busbwGBps},
+          {"wrong", run.wrong},
+          {"created", run.created},
           {"has_trace", run.hasTrace}};
 }
 
@@ -111,8 +118,8 @@ void printAlgorithms(std::ostream& out, const std::vector<storage::AlgorithmReco
     width = std::max(width, algorithm.name.size());
   char line[128];
   for (const storage::AlgorithmRecord& algorithm : algorithms) {
-    std::snprintf(line, sizeof line, "  %-14s %5d ranks  v%-3d %-11s  ", algorithm.collective.c_str(),
-                  algorithm.ranks, algorithm.headVersion,
+    std::snprintf(line, sizeof line, "  %-14s %5d ranks  v%-3d %-11s  ",
+                  algorithm.collective.c_str(), algorithm.ranks, algorithm.headVersion,
                   std::string(storage::provenanceName(algorithm.provenance)).c_str());
     out << algorithm.name << std::string(width - algorithm.name.size(), ' ') << line
         << joined(algorithm.tags, ", ") << '\n';

@@ -57,7 +57,8 @@ nlohmann::json diagnosticToJson(const Diagnostic& d)
                          {"code", d.code},
                          {"message", d.message}};
   json.update(locationToJson(d.location));
-  json["column"] = d.location.column > 0 ? nlohmann::json(d.location.column) : nlohmann::json(nullptr);
+  json["column"] =
+      d.location.column > 0 ? nlohmann::json(d.location.column) : nlohmann::json(nullptr);
   if (!d.location.element.empty())
     json["element"] = d.location.element;
   if (!d.location.attribute.empty())
@@ -82,10 +83,12 @@ nlohmann::json diagnosticsToJson(const std::vector<Diagnostic>& diagnostics)
 std::string countSummary(const std::vector<Diagnostic>& diagnostics)
 {
   const auto count = [&diagnostics](Severity severity) {
-    return static_cast<int>(std::count_if(diagnostics.begin(), diagnostics.end(),
-                                          [severity](const Diagnostic& d) { return d.severity == severity; }));
+    return static_cast<int>(
+        std::count_if(diagnostics.begin(), diagnostics.end(),
+                      [severity](const Diagnostic& d) { return d.severity == severity; }));
   };
-  return plural(count(Severity::Error), "error") + ", " + plural(count(Severity::Warning), "warning");
+  return plural(count(Severity::Error), "error") + ", " +
+         plural(count(Severity::Warning), "warning");
 }
 
 bool hasErrors(const std::vector<Diagnostic>& diagnostics)

@@ -62,8 +62,8 @@ ProgramInput readProgramInput(const std::string& path, DialectId dialect,
   LowerResult lowered = lowerSchedule(design.document->schedule, options);
   printDiagnostics(std::cerr, path, lowered.diagnostics);
   if (!lowered.program || hasErrors(lowered.diagnostics)) {
-    std::cerr << path << ": the schedule cannot be lowered; fix the errors above before "
-              << purpose << '\n';
+    std::cerr << path << ": the schedule cannot be lowered; fix the errors above before " << purpose
+              << '\n';
     return input;
   }
   input.program = std::move(lowered.program);

@@ -28,7 +28,7 @@ void addLoweringOptions(CLI::App* command, LoweringChoice& choice);
 bool isDesignPath(const std::string& path);
 
 struct ProgramInput {
-  std::optional<Program> program; ///< absent: the reason is printed on stderr (exit 2)
+  std::optional<Program> program;           ///< absent: the reason is printed on stderr (exit 2)
   std::optional<Topology> embeddedTopology; ///< the topology a design document carries
 };
 

@@ -76,8 +76,9 @@ nlohmann::json resultJson(const SimResult& result, const Topology& topology, int
 void printResult(const SimResult& result, const Topology& topology, int top)
 {
   char line[160];
-  std::snprintf(line, sizeof line, "  time        %12.2f us\n  algbw       %12.2f GB/s\n"
-                                   "  busbw       %12.2f GB/s\n",
+  std::snprintf(line, sizeof line,
+                "  time        %12.2f us\n  algbw       %12.2f GB/s\n"
+                "  busbw       %12.2f GB/s\n",
                 result.timeUs, result.algbwGBps, result.busbwGBps);
   std::cout << line;
   if (result.nccl) {
@@ -124,13 +125,13 @@ int runSweep(const Program& program, const Topology& topology, SimOptions sim,
     }
     char line[160];
     std::snprintf(line, sizeof line, "%13lld  %10.2f  %11.2f  %11.2f  %13.2f  %13.2f\n",
-                  static_cast<long long>(size), result.timeUs, result.algbwGBps,
-                  result.busbwGBps, result.nccl ? result.nccl->ringUs : NAN,
-                  result.nccl ? result.nccl->treeUs : NAN);
+                  static_cast<long long>(size), result.timeUs, result.algbwGBps, result.busbwGBps,
+                  result.nccl ? result.nccl->ringUs : NAN, result.nccl ? result.nccl->treeUs : NAN);
     std::cout << line;
   }
   if (options.json)
-    std::cout << nlohmann::json{{"file", options.file}, {"topology", topology.name},
+    std::cout << nlohmann::json{{"file", options.file},
+                                {"topology", topology.name},
                                 {"sweep", rows}}
                      .dump(2)
               << '\n';
@@ -146,8 +147,8 @@ int runSimulate(const SimulateOptions& options)
     return UsageError;
   }
   // The simulator is runtime-neutral: the executor dialect only bounds threadblocks and channels.
-  ProgramInput input = readProgramInput(options.file, DialectId::Executor, options.lowering,
-                                        "simulating");
+  ProgramInput input =
+      readProgramInput(options.file, DialectId::Executor, options.lowering, "simulating");
   if (!input.program)
     return UsageError;
   if (options.topology.empty() && !input.embeddedTopology) {
@@ -188,8 +189,8 @@ int runSimulate(const SimulateOptions& options)
   if (!options.sweep.empty()) {
     const std::size_t colon = options.sweep.find(':');
     const auto from = parseByteSize(options.sweep.substr(0, colon));
-    const auto to = colon == std::string::npos ? std::nullopt
-                                               : parseByteSize(options.sweep.substr(colon + 1));
+    const auto to =
+        colon == std::string::npos ? std::nullopt : parseByteSize(options.sweep.substr(colon + 1));
     if (!from || !to || *from <= 0 || *from > *to) {
       std::cerr << "cstudio simulate: --sweep expects MIN:MAX sizes such as 1K:1G\n";
       return UsageError;
@@ -228,9 +229,9 @@ int runSimulate(const SimulateOptions& options)
     printDiagnostics(std::cerr, options.file, result.diagnostics);
     if (result.ok) {
       std::cout << options.file << " on " << topology.name << " (" << program.ngpus << " ranks), "
-                << formatByteSize(sim.bytes) << ", " << protocolName(program.proto) << ": efficiency "
-                << result.protocol.efficiency << ", +" << result.protocol.latencyUs
-                << " us per message, " << result.slices
+                << formatByteSize(sim.bytes) << ", " << protocolName(program.proto)
+                << ": efficiency " << result.protocol.efficiency << ", +"
+                << result.protocol.latencyUs << " us per message, " << result.slices
                 << (result.slices == 1 ? " slice\n" : " slices\n");
       printResult(result, topology, options.top);
     }
@@ -265,13 +266,13 @@ Runner addSimulateCommand(CLI::App& app)
       ->add_option("--efficiency", options->efficiency,
                    "Protocol efficiency: payload fraction of link bandwidth (0, 1]")
       ->check(CLI::Range(1e-6, 1.0));
-  command->add_option("--proto-latency", options->protoLatency,
-                      "Protocol latency per message, µs")
+  command->add_option("--proto-latency", options->protoLatency, "Protocol latency per message, µs")
       ->check(CLI::NonNegativeNumber);
   command->add_option("--slice", options->slice,
                       "Slice size per chunk and loop iteration (0: one slice per chunk)");
-  command->add_option("--bandwidth", options->bandwidth,
-                      "GB/s per direction for parametric presets (ring-N, …)")
+  command
+      ->add_option("--bandwidth", options->bandwidth,
+                   "GB/s per direction for parametric presets (ring-N, …)")
       ->check(CLI::PositiveNumber);
   command->add_option("--latency", options->latency, "µs per link for parametric presets")
       ->check(CLI::NonNegativeNumber);

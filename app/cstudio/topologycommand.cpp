@@ -46,8 +46,8 @@ void printTopology(const Topology& topology)
     const TopologyNode* b = topology.node(link.b);
     std::snprintf(line, sizeof line, "    %4d  %-20s %-20s %-8s %8.1f GB/s %6.2f us%s\n", link.id,
                   a ? a->name.c_str() : "?", b ? b->name.c_str() : "?",
-                  std::string(linkKindName(link.kind)).c_str(), link.bandwidthGBps,
-                  link.latencyUs, link.duplex ? "" : "  half-duplex");
+                  std::string(linkKindName(link.kind)).c_str(), link.bandwidthGBps, link.latencyUs,
+                  link.duplex ? "" : "  half-duplex");
     std::cout << line;
   }
 }
@@ -109,12 +109,11 @@ Runner addTopologyCommand(CLI::App& app)
   command->require_subcommand(0, 1);
 
   options->show = command->add_subcommand("show", "Print a preset or topology file");
-  options->show->add_option("topology", options->spec, "Preset name or topology file")
-      ->required();
+  options->show->add_option("topology", options->spec, "Preset name or topology file")->required();
   auto* json = options->show->add_flag("--json", options->json, "Print the topology JSON");
   options->show->add_flag("--dot", options->dot, "Print Graphviz DOT")->excludes(json);
-  options->show->add_option("--bandwidth", options->bandwidth,
-                            "GB/s per direction for parametric presets")
+  options->show
+      ->add_option("--bandwidth", options->bandwidth, "GB/s per direction for parametric presets")
       ->check(CLI::PositiveNumber);
   options->show->add_option("--latency", options->latency, "µs per link for parametric presets")
       ->check(CLI::NonNegativeNumber);
@@ -123,8 +122,7 @@ Runner addTopologyCommand(CLI::App& app)
       "import", "Convert an NCCL topology dump (NCCL_TOPO_DUMP_FILE) or `nvidia-smi topo -m` "
                 "output to topology JSON");
   options->import->add_option("file", options->importFile, "nccl.xml or topo.txt")->required();
-  options->import->add_option("-o,--output", options->output, "Topology JSON to write")
-      ->required();
+  options->import->add_option("-o,--output", options->output, "Topology JSON to write")->required();
   return [options] { return runTopology(*options); };
 }
 

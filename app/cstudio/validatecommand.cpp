@@ -27,8 +27,8 @@ int runValidate(const ValidateOptions& options)
     std::vector<Diagnostic> diagnostics = read.diagnostics;
     DialectId target = DialectId::Executor;
     if (read.program) {
-      target = options.dialect.empty() ? detectDialect(*read.program)
-                                       : *parseDialect(options.dialect);
+      target =
+          options.dialect.empty() ? detectDialect(*read.program) : *parseDialect(options.dialect);
       CheckOptions check;
       check.dialect = target;
       check.fifoSlots = options.fifoSlots;
@@ -46,7 +46,8 @@ int runValidate(const ValidateOptions& options)
       exitCode = Problems;
 
     if (options.json) {
-      nlohmann::json object = {{"file", file}, {"ok", ok}, {"diagnostics", diagnosticsToJson(diagnostics)}};
+      nlohmann::json object = {
+          {"file", file}, {"ok", ok}, {"diagnostics", diagnosticsToJson(diagnostics)}};
       if (read.program) {
         object["collective"] = read.program->collSpelling;
         object["ngpus"] = read.program->ngpus;
@@ -62,8 +63,8 @@ int runValidate(const ValidateOptions& options)
     printDiagnostics(std::cout, file, diagnostics);
     std::cout << file << ": " << (ok ? "ok" : "FAILED");
     if (read.program) {
-      std::cout << " (" << collectiveTitle(read.program->collective) << ", "
-                << read.program->ngpus << " ranks, checked for " << dialect(target).key << ")";
+      std::cout << " (" << collectiveTitle(read.program->collective) << ", " << read.program->ngpus
+                << " ranks, checked for " << dialect(target).key << ")";
     }
     std::cout << ": " << countSummary(diagnostics) << '\n';
   }
@@ -80,15 +81,18 @@ Runner addValidateCommand(CLI::App& app)
                   "dependencies, deadlocks, races and the collective's postcondition");
   command->add_option("files", options->files, "MSCCL XML files")->required()->type_name("FILE");
   command->add_flag("--json", options->json, "Print one JSON object per file");
-  command->add_option("--dialect", options->dialect,
-                      "Target runtime (default: the one the file was written for)")
+  command
+      ->add_option("--dialect", options->dialect,
+                   "Target runtime (default: the one the file was written for)")
       ->check(CLI::IsMember({"classic", "executor", "rccl"}));
-  command->add_option("--fifo-slots", options->fifoSlots,
-                      "Messages a connection holds before the sender blocks (deadlock check)")
+  command
+      ->add_option("--fifo-slots", options->fifoSlots,
+                   "Messages a connection holds before the sender blocks (deadlock check)")
       ->check(CLI::Range(1, 1024))
       ->capture_default_str();
-  command->add_option("--root", options->root,
-                      "Root rank of a broadcast or reduce (default: inferred when unambiguous)")
+  command
+      ->add_option("--root", options->root,
+                   "Root rank of a broadcast or reduce (default: inferred when unambiguous)")
       ->check(CLI::NonNegativeNumber);
   command->footer("Exit status: 0 no file has an error, 1 some file has an error, 2 usage error "
                   "or unreadable file.");

@@ -20,8 +20,10 @@ void addProgramProblems(Analysis& analysis, std::vector<Diagnostic> diagnostics)
     Problem problem;
     problem.stage = ProblemStage::Program;
     const Location& at = d.location;
-    if (at.rank >= 0) problem.rank = at.rank;
-    if (at.rank >= 0 && at.tb >= 0) problem.tb = at.tb;
+    if (at.rank >= 0)
+      problem.rank = at.rank;
+    if (at.rank >= 0 && at.tb >= 0)
+      problem.tb = at.tb;
     if (at.rank >= 0 && at.tb >= 0 && at.step >= 0) {
       problem.step = at.step;
       problem.transferId = analysis.transferAt(at.rank, at.tb, at.step);
@@ -38,10 +40,13 @@ void addProblems(Analysis& analysis, std::vector<Diagnostic> diagnostics, Proble
     problem.stage = stage;
     if (stage == ProblemStage::Lifting && d.location.rank >= 0) {
       problem.rank = d.location.rank;
-      if (d.location.tb >= 0) problem.tb = d.location.tb;
-      if (d.location.tb >= 0 && d.location.step >= 0) problem.step = d.location.step;
+      if (d.location.tb >= 0)
+        problem.tb = d.location.tb;
+      if (d.location.tb >= 0 && d.location.step >= 0)
+        problem.step = d.location.step;
     }
-    if (stage == ProblemStage::Lowering) problem.transferId = d.location.transfer;
+    if (stage == ProblemStage::Lowering)
+      problem.transferId = d.location.transfer;
     problem.diagnostic = std::move(d);
     analysis.problems.push_back(std::move(problem));
   }
@@ -107,8 +112,10 @@ void summarise(Analysis& analysis)
                    });
   for (std::size_t i = 0; i < analysis.problems.size(); ++i) {
     const Problem& problem = analysis.problems[i];
-    if (problem.diagnostic.severity == Severity::Error) ++analysis.errors;
-    if (problem.diagnostic.severity == Severity::Warning) ++analysis.warnings;
+    if (problem.diagnostic.severity == Severity::Error)
+      ++analysis.errors;
+    if (problem.diagnostic.severity == Severity::Warning)
+      ++analysis.warnings;
     if (problem.transferId >= 0)
       analysis.problemsByTransfer[problem.transferId].push_back(static_cast<int>(i));
   }
@@ -136,11 +143,11 @@ void Analysis::indexOrigins()
 int Analysis::transferAt(int rank, int tb, int step) const
 {
   const auto key = std::tuple(rank, tb, step);
-  const auto found = std::lower_bound(
-      m_byPosition.begin(), m_byPosition.end(), key, [this](std::uint32_t i, const auto& wanted) {
-        const InstructionOrigin& o = origins[i];
-        return std::tuple(o.rank, o.tb, o.step) < wanted;
-      });
+  const auto found = std::lower_bound(m_byPosition.begin(), m_byPosition.end(), key,
+                                      [this](std::uint32_t i, const auto& wanted) {
+                                        const InstructionOrigin& o = origins[i];
+                                        return std::tuple(o.rank, o.tb, o.step) < wanted;
+                                      });
   if (found == m_byPosition.end())
     return -1;
   const InstructionOrigin& o = origins[*found];
@@ -149,8 +156,9 @@ int Analysis::transferAt(int rank, int tb, int step) const
 
 std::vector<InstructionOrigin> Analysis::instructionsOf(int transferId) const
 {
-  auto at = std::lower_bound(m_byTransfer.begin(), m_byTransfer.end(), transferId,
-                             [this](std::uint32_t i, int id) { return origins[i].transferId < id; });
+  auto at =
+      std::lower_bound(m_byTransfer.begin(), m_byTransfer.end(), transferId,
+                       [this](std::uint32_t i, int id) { return origins[i].transferId < id; });
   std::vector<InstructionOrigin> found;
   for (; at != m_byTransfer.end() && origins[*at].transferId == transferId; ++at)
     found.push_back(origins[*at]);

@@ -7,8 +7,8 @@
 
 #include "documentstate.h"
 
-#include "model/diagnostic.h"
 #include "compile/lower.h"
+#include "model/diagnostic.h"
 #include "model/program.h"
 #include "model/schedule.h"
 

@@ -128,8 +128,8 @@ void Document::putTransfers(const std::vector<Transfer>& transfers)
   std::vector<int> ids;
   for (const Transfer& transfer : transfers) {
     ids.push_back(transfer.id);
-    const auto at = std::lower_bound(schedule.transfers.begin(), schedule.transfers.end(),
-                                     transfer, byId);
+    const auto at =
+        std::lower_bound(schedule.transfers.begin(), schedule.transfers.end(), transfer, byId);
     if (at != schedule.transfers.end() && at->id == transfer.id)
       *at = transfer;
     else

@@ -25,9 +25,9 @@ namespace cs::editor {
 
 /// Where a document was loaded from or last saved to, so Save and the title know it.
 struct DocumentOrigin {
-  QString filePath = {};   ///< design document (.json) or MSCCL XML file; empty for new ones
-  QString libraryName = {};///< algorithm name in the SQLite library, when opened from there
-  int libraryVersion = 0;  ///< version number opened from the library (0: none)
+  QString filePath = {};    ///< design document (.json) or MSCCL XML file; empty for new ones
+  QString libraryName = {}; ///< algorithm name in the SQLite library, when opened from there
+  int libraryVersion = 0;   ///< version number opened from the library (0: none)
 };
 
 class Document : public QObject

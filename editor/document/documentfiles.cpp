@@ -14,7 +14,8 @@ QString firstError(const std::vector<Diagnostic>& diagnostics)
 {
   for (const Diagnostic& d : diagnostics)
     if (d.severity == Severity::Error) {
-      QString where = d.location.line > 0 ? QObject::tr("line %1: ").arg(d.location.line) : QString();
+      QString where =
+          d.location.line > 0 ? QObject::tr("line %1: ").arg(d.location.line) : QString();
       return where + QString::fromStdString(d.message);
     }
   return QObject::tr("unknown error");
@@ -23,8 +24,8 @@ QString firstError(const std::vector<Diagnostic>& diagnostics)
 LoadResult loadDesign(const QString& path, const QByteArray& bytes)
 {
   LoadResult result;
-  DesignReadResult read = readDesignDocument(std::string_view(bytes.constData(),
-                                                              static_cast<std::size_t>(bytes.size())));
+  DesignReadResult read = readDesignDocument(
+      std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
   result.diagnostics = read.diagnostics;
   if (!read.document) {
     result.error = QObject::tr("%1 is not a readable design document: %2")

@@ -4,8 +4,8 @@
 // Program when it is the truth rather than derived, and the lowering options. Kept as one value
 // type so tests can compare a document before and after undo for exact equality.
 
-#include "io/designdocument.h"
 #include "compile/lower.h"
+#include "io/designdocument.h"
 #include "model/program.h"
 
 #include <optional>
@@ -18,9 +18,9 @@ namespace cs::editor {
 enum class Source { Schedule, Program };
 
 struct DocumentState {
-  DesignDocument design;           ///< schedule, optional topology, notes
-  std::optional<Program> program;  ///< set exactly when the Program is the source
-  LowerOptions lowering;           ///< target dialect, protocol and instances
+  DesignDocument design;          ///< schedule, optional topology, notes
+  std::optional<Program> program; ///< set exactly when the Program is the source
+  LowerOptions lowering;          ///< target dialect, protocol and instances
 
   Source source() const { return program ? Source::Program : Source::Schedule; }
   bool operator==(const DocumentState& other) const;

@@ -3,8 +3,8 @@
 // What is selected, shared by every view so a click on the timeline highlights the same transfer
 // in the program view and the inspector. Not part of the undo history.
 
-#include <cstddef>
 #include <compare>
+#include <cstddef>
 #include <optional>
 #include <set>
 
@@ -24,10 +24,7 @@ struct Selection {
   std::set<int> links;     ///< topology link ids
   std::optional<InstructionRef> instruction;
 
-  bool empty() const
-  {
-    return transfers.empty() && nodes.empty() && links.empty() && !instruction;
-  }
+  bool empty() const { return transfers.empty() && nodes.empty() && links.empty() && !instruction; }
   bool operator==(const Selection&) const = default;
 };
 

@@ -5,8 +5,8 @@
 #include "document/commands/statecommands.h"
 #include "document/document.h"
 #include "panels/paintedicons.h"
-#include "style/textformat.h"
 #include "style/rankpalette.h"
+#include "style/textformat.h"
 
 #include <QBrush>
 #include <QFont>

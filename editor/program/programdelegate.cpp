@@ -4,8 +4,8 @@
 #include "programmodel.h"
 
 #include "panels/paintedicons.h"
-#include "style/textformat.h"
 #include "style/rankpalette.h"
+#include "style/textformat.h"
 
 #include "model/program.h"
 

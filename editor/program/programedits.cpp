@@ -116,8 +116,7 @@ std::optional<Program> deleteInstruction(const Program& program, const Instructi
   return edited;
 }
 
-std::optional<Program> moveInstruction(const Program& program, const InstructionRef& at,
-                                       int delta)
+std::optional<Program> moveInstruction(const Program& program, const InstructionRef& at, int delta)
 {
   const InstructionRef other{at.rank, at.tb, at.step + delta};
   if ((delta != -1 && delta != 1) || !stepAt(program, at) || !stepAt(program, other))

@@ -35,8 +35,7 @@ std::optional<Program> deleteInstruction(const Program& program, const Instructi
 /// Swaps the instruction at `at` with its neighbour `delta` (-1: up, +1: down) in the same
 /// threadblock, e.g. to send before receiving and so break a deadlock. `deps` that named either
 /// instruction still name it at its new position. Returns nullopt at either end.
-std::optional<Program> moveInstruction(const Program& program, const InstructionRef& at,
-                                       int delta);
+std::optional<Program> moveInstruction(const Program& program, const InstructionRef& at, int delta);
 
 /// A type change that keeps the instruction sensible: offsets the new type reads or writes
 /// are set to 0 when they were unset (-1), offsets it no longer uses become -1.

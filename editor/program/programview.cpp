@@ -361,10 +361,9 @@ void ProgramView::updateActions()
   const bool editable = current && m_model->isEditable();
   m_insertNop->setEnabled(editable);
   m_delete->setEnabled(editable);
-  const ThreadBlock* tb =
-      editable && m_document->shownProgram()
-          ? m_document->shownProgram()->threadblock(current->rank, current->tb)
-          : nullptr;
+  const ThreadBlock* tb = editable && m_document->shownProgram()
+                              ? m_document->shownProgram()->threadblock(current->rank, current->tb)
+                              : nullptr;
   m_moveUp->setEnabled(tb && current->step > 0);
   m_moveDown->setEnabled(tb && current->step + 1 < static_cast<int>(tb->steps.size()));
   m_jump->setEnabled(current && m_model->dependencyOf(*current));
@@ -394,13 +393,13 @@ void ProgramView::moveCurrent(int delta)
   std::optional<Program> edited = moveInstruction(*program, *at, delta);
   if (!edited)
     return;
-  m_document->undoStack()->push(new ReplaceProgramCommand(
-      m_document, std::move(edited),
-      tr("Move r%1 tb %2 s %3 %4")
-          .arg(at->rank)
-          .arg(at->tb)
-          .arg(at->step)
-          .arg(delta < 0 ? tr("up") : tr("down"))));
+  m_document->undoStack()->push(
+      new ReplaceProgramCommand(m_document, std::move(edited),
+                                tr("Move r%1 tb %2 s %3 %4")
+                                    .arg(at->rank)
+                                    .arg(at->tb)
+                                    .arg(at->step)
+                                    .arg(delta < 0 ? tr("up") : tr("down"))));
   revealInstruction({at->rank, at->tb, at->step + delta});
 }
 

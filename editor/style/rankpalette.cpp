@@ -20,16 +20,21 @@ QColor rankFill(int rank, bool dark)
 
 bool isDark(const QPalette& palette)
 {
-  return palette.color(QPalette::WindowText).lightness() > palette.color(QPalette::Window).lightness();
+  return palette.color(QPalette::WindowText).lightness() >
+         palette.color(QPalette::Window).lightness();
 }
 
 QColor linkKindColor(LinkKind kind)
 {
   switch (kind) {
-  case LinkKind::NvLink: return QColor(0x2e, 0x9e, 0x44);
-  case LinkKind::Pcie: return QColor(0x2f, 0x6f, 0xc4);
-  case LinkKind::Network: return QColor(0xd9, 0x7a, 0x1c);
-  case LinkKind::Smp: return QColor(0x80, 0x80, 0x80);
+  case LinkKind::NvLink:
+    return QColor(0x2e, 0x9e, 0x44);
+  case LinkKind::Pcie:
+    return QColor(0x2f, 0x6f, 0xc4);
+  case LinkKind::Network:
+    return QColor(0xd9, 0x7a, 0x1c);
+  case LinkKind::Smp:
+    return QColor(0x80, 0x80, 0x80);
   }
   return Qt::gray;
 }

@@ -202,7 +202,8 @@ void paintIcon(QPainter& p, TimelineIcon kind, const Ink& ink)
 
 QIcon timelineIcon(TimelineIcon kind)
 {
-  return glyphIcon([kind](QPainter& painter, const IconInk& ink) { paintIcon(painter, kind, ink); });
+  return glyphIcon(
+      [kind](QPainter& painter, const IconInk& ink) { paintIcon(painter, kind, ink); });
 }
 
 } // namespace cs::editor

@@ -322,8 +322,8 @@ void TimelineView::finishMove()
                                  .arg(moved.size())
                                  .arg(delta)
                                  .arg(std::abs(delta) == 1 ? tr("step") : tr("steps"));
-  m_document->undoStack()->push(new ChangeTransfersCommand(m_document, std::move(moved), text,
-                                                            MergePolicy::Separate));
+  m_document->undoStack()->push(
+      new ChangeTransfersCommand(m_document, std::move(moved), text, MergePolicy::Separate));
 }
 
 void TimelineView::updateBand(const QPoint& pos)

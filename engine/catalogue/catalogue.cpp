@@ -13,9 +13,9 @@ constexpr int kMaxChannels = 32;
 std::vector<AlgorithmInfo> buildCatalog()
 {
   std::vector<AlgorithmInfo> all;
-  for (const auto family :
-       {catalogue::ringAlgorithms, catalogue::halvingDoublingAlgorithms, catalogue::treeAlgorithms,
-        catalogue::hierarchicalAlgorithms, catalogue::allToAllAlgorithms, catalogue::bruckAlgorithms}) {
+  for (const auto family : {catalogue::ringAlgorithms, catalogue::halvingDoublingAlgorithms,
+                            catalogue::treeAlgorithms, catalogue::hierarchicalAlgorithms,
+                            catalogue::allToAllAlgorithms, catalogue::bruckAlgorithms}) {
     const std::span<const AlgorithmInfo> entries = family();
     all.insert(all.end(), entries.begin(), entries.end());
   }
@@ -54,10 +54,10 @@ GenerateResult generateAlgorithm(std::string_view key, const GeneratorOptions& o
   // Bounds that keep every generator's output (up to n² chunks for all-to-all) reasonable.
   if (options.ranks > kMaxRanks)
     return fail("catalogue.unsupported", std::string(info->key) + " is generated for at most " +
-                                           std::to_string(kMaxRanks) + " ranks");
+                                             std::to_string(kMaxRanks) + " ranks");
   if (options.channels < 1 || options.channels > kMaxChannels)
     return fail("catalogue.unsupported", "channels must be 1.." + std::to_string(kMaxChannels) +
-                                           " (got " + std::to_string(options.channels) + ")");
+                                             " (got " + std::to_string(options.channels) + ")");
   if (options.groupSize < 0)
     return fail("catalogue.unsupported", "the group size must not be negative");
   if (const std::optional<std::string> reason = info->unsupported(options))

@@ -5,8 +5,8 @@
 // its alpha-beta cost formula. The gallery, `cstudio generate` and the editor's "New from classic
 // algorithm" all list algorithms through this one catalogue.
 
-#include "model/diagnostic.h"
 #include "../model/schedule.h"
+#include "model/diagnostic.h"
 
 #include <cstdint>
 #include <optional>
@@ -33,12 +33,12 @@ struct CostParameters {
 
 /// One classic algorithm.
 struct AlgorithmInfo {
-  std::string_view key;        ///< command-line name: "ring-allreduce"
-  std::string_view title;      ///< "Ring all-reduce"
+  std::string_view key;   ///< command-line name: "ring-allreduce"
+  std::string_view title; ///< "Ring all-reduce"
   Collective collective;
-  std::string_view summary;    ///< one line for lists
-  std::string_view explanation;///< one paragraph for people learning it
-  std::string_view costFormula;///< e.g. "2(n-1)·α + 2(n-1)/n · S/β"
+  std::string_view summary;     ///< one line for lists
+  std::string_view explanation; ///< one paragraph for people learning it
+  std::string_view costFormula; ///< e.g. "2(n-1)·α + 2(n-1)/n · S/β"
   /// Whether the algorithm exists for `options` (e.g. a power of two for halving-doubling);
   /// when not, the reason for a person.
   std::optional<std::string> (*unsupported)(const GeneratorOptions& options);
@@ -56,7 +56,8 @@ const AlgorithmInfo* findAlgorithm(std::string_view key);
 
 struct GenerateResult {
   std::optional<Schedule> schedule;
-  std::vector<Diagnostic> diagnostics; ///< catalogue.unsupported with the reason when it does not exist
+  std::vector<Diagnostic>
+      diagnostics; ///< catalogue.unsupported with the reason when it does not exist
 };
 /// Checks the options and generates.
 GenerateResult generateAlgorithm(std::string_view key, const GeneratorOptions& options);

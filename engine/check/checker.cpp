@@ -13,12 +13,11 @@ namespace {
 // target runtime merely refuses to load, such as a missing attribute, does not stop them.)
 bool executable(const Diagnostics& diagnostics)
 {
-  return std::none_of(diagnostics.items().begin(), diagnostics.items().end(),
-                      [](const Diagnostic& d) {
-                        return d.severity == Severity::Error &&
-                               (codeInCategory(d.code, "structure") ||
-                                d.code == "dep.target-missing");
-                      });
+  return std::none_of(
+      diagnostics.items().begin(), diagnostics.items().end(), [](const Diagnostic& d) {
+        return d.severity == Severity::Error &&
+               (codeInCategory(d.code, "structure") || d.code == "dep.target-missing");
+      });
 }
 
 } // namespace

@@ -4,9 +4,9 @@
 // Start here when adding a check: each pass is one file in engine/check with its own codes, and
 // runPasses() in checker.cpp lists them in order.
 
-#include "model/diagnostic.h"
 #include "../model/dialect.h"
 #include "../model/program.h"
+#include "model/diagnostic.h"
 
 #include <optional>
 

@@ -8,10 +8,10 @@
 // Channel and threadblock choices are kept as pins, so lowering the lifted Schedule reproduces
 // the original's structure.
 
-#include "model/diagnostic.h"
-#include "lower.h"
 #include "../model/program.h"
 #include "../model/schedule.h"
+#include "lower.h"
+#include "model/diagnostic.h"
 
 #include <optional>
 #include <vector>

@@ -8,10 +8,10 @@
 // threadblocks (extra ones on nops, hasdep on every target) and replicates instances.
 // What it emits passes the whole checker whenever the Schedule itself is correct.
 
-#include "model/diagnostic.h"
 #include "../model/dialect.h"
 #include "../model/program.h"
 #include "../model/schedule.h"
+#include "model/diagnostic.h"
 
 #include <optional>
 #include <vector>
@@ -35,8 +35,8 @@ struct InstructionOrigin {
 };
 
 struct LowerResult {
-  std::optional<Program> program; ///< absent when the Schedule cannot be lowered at all
-  std::vector<Diagnostic> diagnostics; ///< lower.* codes, located by transfer id
+  std::optional<Program> program;         ///< absent when the Schedule cannot be lowered at all
+  std::vector<Diagnostic> diagnostics;    ///< lower.* codes, located by transfer id
   std::vector<InstructionOrigin> origins; ///< one entry per emitted step
 
   /// The transfer an instruction came from, or -1.

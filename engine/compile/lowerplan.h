@@ -17,12 +17,12 @@
 // The order inside a step is free for a correct schedule: no slot is read and written in one step
 // (schedule.race).
 
-#include "model/diagnostic.h"
 #include "../model/buffergeometry.h"
 #include "../model/dialect.h"
 #include "../model/program.h"
 #include "../model/schedule.h"
 #include "lower.h"
+#include "model/diagnostic.h"
 
 #include <unordered_map>
 #include <vector>

@@ -10,10 +10,10 @@
 // Where to start when changing it: the options and result structs below are what `cstudio run`,
 // `cstudio bench --backend` and the tests read; engine/exec/cpu/cpuexecutor.cpp shows the flow.
 
-#include "model/diagnostic.h"
 #include "../model/buffergeometry.h"
 #include "../model/program.h"
 #include "../model/trace.h"
+#include "model/diagnostic.h"
 
 #include <cstdint>
 #include <memory>

@@ -12,11 +12,20 @@ constexpr std::int64_t kLargest = std::int64_t{1} << 50;
 int suffixShift(char suffix)
 {
   switch (suffix) {
-  case 'K': case 'k': return 10;
-  case 'M': case 'm': return 20;
-  case 'G': case 'g': return 30;
-  case 'T': case 't': return 40;
-  default: return -1;
+  case 'K':
+  case 'k':
+    return 10;
+  case 'M':
+  case 'm':
+    return 20;
+  case 'G':
+  case 'g':
+    return 30;
+  case 'T':
+  case 't':
+    return 40;
+  default:
+    return -1;
   }
 }
 

@@ -34,8 +34,7 @@ std::string linkName(const Topology* topology, int linkId)
     return "link " + std::to_string(linkId);
   const TopologyNode* a = topology->node(link->a);
   const TopologyNode* b = topology->node(link->b);
-  return "link " + std::to_string(linkId) + " " + (a ? a->name : "?") + " - " +
-         (b ? b->name : "?");
+  return "link " + std::to_string(linkId) + " " + (a ? a->name : "?") + " - " + (b ? b->name : "?");
 }
 
 } // namespace
@@ -62,15 +61,25 @@ std::string writeChromeTrace(const Trace& trace, const Topology* topology)
   for (int rank = 0; rank < trace.ranks; ++rank)
     ranks.insert(rank);
   for (const int rank : ranks) {
-    events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", rank}, {"tid", 0},
+    events.push_back({{"name", "process_name"},
+                      {"ph", "M"},
+                      {"pid", rank},
+                      {"tid", 0},
                       {"args", {{"name", "rank " + std::to_string(rank)}}}});
-    events.push_back({{"name", "process_sort_index"}, {"ph", "M"}, {"pid", rank}, {"tid", 0},
+    events.push_back({{"name", "process_sort_index"},
+                      {"ph", "M"},
+                      {"pid", rank},
+                      {"tid", 0},
                       {"args", {{"sort_index", rank}}}});
   }
   for (const auto& [rank, tb] : threads) {
-    events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", rank}, {"tid", tb},
-                      {"args", {{"name", "tb " + std::to_string(tb) + " (channel " +
-                                             std::to_string(threadChannel[{rank, tb}]) + ")"}}}});
+    events.push_back({{"name", "thread_name"},
+                      {"ph", "M"},
+                      {"pid", rank},
+                      {"tid", tb},
+                      {"args",
+                       {{"name", "tb " + std::to_string(tb) + " (channel " +
+                                     std::to_string(threadChannel[{rank, tb}]) + ")"}}}});
   }
 
   std::map<std::tuple<int, int, int>, EndList> sends;    // (from, to, channel)
@@ -78,7 +87,9 @@ std::string writeChromeTrace(const Trace& trace, const Topology* topology)
   for (std::size_t i = 0; i < trace.events.size(); ++i) {
     const TraceEvent& event = trace.events[i];
     const OpTraits traits = opTraits(event.op);
-    Json args = {{"step", event.step}, {"slice", event.slice}, {"channel", event.channel},
+    Json args = {{"step", event.step},
+                 {"slice", event.slice},
+                 {"channel", event.channel},
                  {"bytes", event.bytes}};
     if (event.peer >= 0)
       args["peer"] = event.peer;
@@ -113,12 +124,22 @@ std::string writeChromeTrace(const Trace& trace, const Topology* topology)
     for (std::size_t k = 0; k < pairs; ++k) {
       const TraceEvent& from = trace.events[sent[k]];
       const TraceEvent& to = trace.events[received[k]];
-      const std::string name = "message " + std::to_string(std::get<0>(key)) + "→" +
-                               std::to_string(std::get<1>(key));
-      events.push_back({{"name", name}, {"cat", "message"}, {"ph", "s"}, {"id", flowId},
-                        {"pid", from.rank}, {"tid", from.tb}, {"ts", from.start}});
-      events.push_back({{"name", name}, {"cat", "message"}, {"ph", "f"}, {"bp", "e"},
-                        {"id", flowId}, {"pid", to.rank}, {"tid", to.tb},
+      const std::string name =
+          "message " + std::to_string(std::get<0>(key)) + "→" + std::to_string(std::get<1>(key));
+      events.push_back({{"name", name},
+                        {"cat", "message"},
+                        {"ph", "s"},
+                        {"id", flowId},
+                        {"pid", from.rank},
+                        {"tid", from.tb},
+                        {"ts", from.start}});
+      events.push_back({{"name", name},
+                        {"cat", "message"},
+                        {"ph", "f"},
+                        {"bp", "e"},
+                        {"id", flowId},
+                        {"pid", to.rank},
+                        {"tid", to.tb},
                         {"ts", std::max(to.start, to.end)}});
       ++flowId;
     }
@@ -132,12 +153,18 @@ std::string writeChromeTrace(const Trace& trace, const Topology* topology)
     anyCounter = true;
     const std::string name = linkName(topology, usage.link);
     for (const auto& [time, fraction] : usage.utilisation) {
-      events.push_back({{"name", name}, {"ph", "C"}, {"pid", linksPid}, {"ts", time},
+      events.push_back({{"name", name},
+                        {"ph", "C"},
+                        {"pid", linksPid},
+                        {"ts", time},
                         {"args", {{"utilisation", fraction}}}});
     }
   }
   if (anyCounter) {
-    events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", linksPid}, {"tid", 0},
+    events.push_back({{"name", "process_name"},
+                      {"ph", "M"},
+                      {"pid", linksPid},
+                      {"tid", 0},
                       {"args", {{"name", "links"}}}});
   }
 

@@ -5,9 +5,9 @@
 // Reading a document written by an older version upgrades it; a newer version gives a clear
 // message naming both versions instead of guessing.
 
-#include "model/diagnostic.h"
 #include "../model/schedule.h"
 #include "../model/topology.h"
+#include "model/diagnostic.h"
 
 #include <optional>
 #include <string>

@@ -32,11 +32,16 @@ std::string number(double value)
 const char* shape(NodeKind kind)
 {
   switch (kind) {
-  case NodeKind::Gpu: return "box";
-  case NodeKind::NvSwitch: return "hexagon";
-  case NodeKind::PcieSwitch: return "diamond";
-  case NodeKind::Nic: return "ellipse";
-  case NodeKind::Cpu: return "octagon";
+  case NodeKind::Gpu:
+    return "box";
+  case NodeKind::NvSwitch:
+    return "hexagon";
+  case NodeKind::PcieSwitch:
+    return "diamond";
+  case NodeKind::Nic:
+    return "ellipse";
+  case NodeKind::Cpu:
+    return "octagon";
   }
   return "box";
 }
@@ -54,15 +59,16 @@ std::string writeTopologyDot(const Topology& topology)
     if (node.kind == NodeKind::Gpu && node.rank >= 0)
       label += "\nrank " + std::to_string(node.rank);
     // Graphviz points have y growing upwards; the canvas has it growing downwards.
-    out += "  n" + std::to_string(node.id) + " [label=" + quoted(label) + ", shape=" +
-           shape(node.kind) + ", pos=\"" + number(node.x) + "," + number(-node.y) + "!\"];\n";
+    out += "  n" + std::to_string(node.id) + " [label=" + quoted(label) +
+           ", shape=" + shape(node.kind) + ", pos=\"" + number(node.x) + "," + number(-node.y) +
+           "!\"];\n";
   }
   for (const TopologyLink& link : topology.links) {
-    out += "  n" + std::to_string(link.a) + " -- n" + std::to_string(link.b) + " [label=" +
-           quoted(std::string(linkKindName(link.kind)) + " " + number(link.bandwidthGBps) +
-                  " GB/s") +
-           ", id=" + quoted("link" + std::to_string(link.id)) +
-           (link.duplex ? "" : ", style=dashed") + "];\n";
+    out +=
+        "  n" + std::to_string(link.a) + " -- n" + std::to_string(link.b) + " [label=" +
+        quoted(std::string(linkKindName(link.kind)) + " " + number(link.bandwidthGBps) + " GB/s") +
+        ", id=" + quoted("link" + std::to_string(link.id)) + (link.duplex ? "" : ", style=dashed") +
+        "];\n";
   }
   return out + "}\n";
 }

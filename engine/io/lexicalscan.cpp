@@ -56,10 +56,7 @@ constexpr std::array<ProblemInfo, ProblemCount> kProblems = {{
 class Scanner
 {
 public:
-  Scanner(std::string_view text, const LineIndex& lines)
-      : m_text(text), m_lines(lines)
-  {
-  }
+  Scanner(std::string_view text, const LineIndex& lines) : m_text(text), m_lines(lines) {}
 
   void run()
   {

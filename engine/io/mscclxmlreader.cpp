@@ -33,15 +33,13 @@ public:
 
   /// A mandatory integer; reports format.missing-attribute or format.bad-number and returns
   /// `fallback` so the rest of the document can still be read.
-  template <typename Int>
-  Int required(const char* name, Int fallback)
+  template <typename Int> Int required(const char* name, Int fallback)
   {
     const std::optional<Int> value = optional<Int>(name, true);
     return value.value_or(fallback);
   }
 
-  template <typename Int>
-  std::optional<Int> optional(const char* name, bool mandatory = false)
+  template <typename Int> std::optional<Int> optional(const char* name, bool mandatory = false)
   {
     const pugi::xml_attribute attribute = take(name);
     if (!attribute) {
@@ -150,8 +148,7 @@ private:
 
   // The runtime reads numbers with strtol(value, NULL, 0): decimal, 0x… hex and 0… octal, and
   // silently stops at the first bad character. We read the same way but refuse trailing junk.
-  template <typename Int>
-  std::optional<Int> parseInteger(const char* name, const char* text)
+  template <typename Int> std::optional<Int> parseInteger(const char* name, const char* text)
   {
     if (const std::optional<int> plain = plainDecimal(text))
       return static_cast<Int>(*plain);
@@ -182,8 +179,8 @@ private:
       const bool hex = unsignedDigits[1] == 'x' || unsignedDigits[1] == 'X';
       m_out.warning("format.number-base",
                     "<" + element() + "> attribute " + name + "=\"" + text +
-                        "\" is read by the runtime as " + (hex ? "hexadecimal" : "octal") +
-                        " (" + std::to_string(value) + "); write decimal numbers",
+                        "\" is read by the runtime as " + (hex ? "hexadecimal" : "octal") + " (" +
+                        std::to_string(value) + "); write decimal numbers",
                     at(name));
     }
     return static_cast<Int>(value);
@@ -227,8 +224,7 @@ private:
 class DocumentReader
 {
 public:
-  DocumentReader(std::string_view text, Diagnostics& out)
-      : m_text(text), m_lines(text), m_out(out)
+  DocumentReader(std::string_view text, Diagnostics& out) : m_text(text), m_lines(text), m_out(out)
   {
   }
 
@@ -245,7 +241,8 @@ public:
     const pugi::xml_parse_result parsed =
         m_document.load_buffer(m_text.data(), m_text.size(), options, pugi::encoding_utf8);
     if (!parsed) {
-      const TextPosition where = m_lines.position(static_cast<std::size_t>(std::max<ptrdiff_t>(parsed.offset, 0)));
+      const TextPosition where =
+          m_lines.position(static_cast<std::size_t>(std::max<ptrdiff_t>(parsed.offset, 0)));
       Location location;
       location.line = where.line;
       location.column = where.column;
@@ -508,10 +505,12 @@ ReadResult readMscclXmlFile(const std::filesystem::path& path)
   if (!file) {
     ReadResult result;
     result.unreadable = true;
-    result.diagnostics.push_back({Severity::Error, "format.io",
-                                  "cannot read " + path.string() + ": " +
-                                      std::generic_category().message(errno),
-                                  {}, {}});
+    result.diagnostics.push_back(
+        {Severity::Error,
+         "format.io",
+         "cannot read " + path.string() + ": " + std::generic_category().message(errno),
+         {},
+         {}});
     return result;
   }
   return readMscclXml(contents);

@@ -5,8 +5,8 @@
 // attribute involved. Malformed input never crashes or hangs the reader; it yields format.*
 // diagnostics and, when the document is too broken to model, no Program.
 
-#include "model/diagnostic.h"
 #include "../model/program.h"
+#include "model/diagnostic.h"
 
 #include <filesystem>
 #include <optional>

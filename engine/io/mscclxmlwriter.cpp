@@ -146,7 +146,9 @@ void writeAlgoAttributes(const Program& program, const Dialect& target, Emitter&
     name = std::string(program.collSpelling.empty() ? "algorithm" : program.collSpelling) + "_" +
            std::to_string(program.ngpus) + "r";
     notes.info("export.name", std::string(target.title) + " requires a name; the program has none, "
-                                                          "so it was written as "" + name + """);
+                                                          "so it was written as "
+                                                          " + name + "
+                                                          "");
   }
   if (!name.empty() || target.requiresName)
     emit.attribute("name", name);
@@ -184,8 +186,8 @@ void writeAlgoAttributes(const Program& program, const Dialect& target, Emitter&
     emit.attribute("outofplace", outOfPlace ? 1 : 0);
     if (!program.outofplace)
       notes.info("export.filled", "outofplace was absent; written as " +
-                                      std::to_string(outOfPlace ? 1 : 0) + " (inplace=" +
-                                      std::to_string(inPlace ? 1 : 0) +
+                                      std::to_string(outOfPlace ? 1 : 0) +
+                                      " (inplace=" + std::to_string(inPlace ? 1 : 0) +
                                       " in a classic file means that) because " +
                                       std::string(target.title) + " requires it");
   }
@@ -207,8 +209,8 @@ void writeAlgoAttributes(const Program& program, const Dialect& target, Emitter&
     emit.attribute("nthreads", *program.nthreads);
   for (const Attribute& extra : program.extraAttributes) {
     if (!isXmlName(extra.name)) {
-      notes.warning("export.attribute", "attribute \"" + extra.name +
-                                            "\" is not a valid XML name and was not written");
+      notes.warning("export.attribute",
+                    "attribute \"" + extra.name + "\" is not a valid XML name and was not written");
       continue;
     }
     emit.attribute(extra.name, sanitisedValue(extra.value, changed));

@@ -5,9 +5,9 @@
 // attributes, all ten attributes on every step, decimal numbers, and the `coll` spelling and
 // required `<algo>` attributes of the chosen dialect.
 
-#include "model/diagnostic.h"
 #include "../model/dialect.h"
 #include "../model/program.h"
+#include "model/diagnostic.h"
 
 #include <filesystem>
 #include <string>

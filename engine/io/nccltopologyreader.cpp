@@ -19,7 +19,6 @@ namespace {
 
 using namespace linkfigures;
 
-
 std::string lower(std::string text)
 {
   std::transform(text.begin(), text.end(), text.begin(),
@@ -68,8 +67,9 @@ public:
     for (const pugi::xml_node& child : element.children()) {
       const std::string name = child.name();
       if (name == "cpu") {
-        const int cpu = addNode(NodeKind::Cpu, "CPU" + std::string(child.attribute("numaid").as_string(
-                                                           std::to_string(m_cpus.size()).c_str())));
+        const int cpu =
+            addNode(NodeKind::Cpu, "CPU" + std::string(child.attribute("numaid").as_string(
+                                               std::to_string(m_cpus.size()).c_str())));
         m_cpus.push_back(cpu);
         visit(child, cpu, kPcieGen4GBps);
       } else if (name == "pci") {
@@ -106,7 +106,8 @@ public:
       }
       m_diagnostics.warning("topology.nccl-nvlink-ignored",
                             "line " + std::to_string(link.line) + ": NVLink to " + link.target +
-                                " (class " + link.tclass + ") is not to a GPU or NVSwitch; ignored");
+                                " (class " + link.tclass +
+                                ") is not to a GPU or NVSwitch; ignored");
     }
     if (!switchLinks.empty()) {
       const int fabric = addNode(NodeKind::NvSwitch, "NVSwitch");
@@ -171,9 +172,8 @@ private:
                                                          ": rank " + std::to_string(rank) +
                                                          " is hosted by two GPUs");
     }
-    const int node =
-        addNode(NodeKind::Gpu, "GPU" + std::string(dev.as_string(std::to_string(rank).c_str())),
-                rank);
+    const int node = addNode(
+        NodeKind::Gpu, "GPU" + std::string(dev.as_string(std::to_string(rank).c_str())), rank);
     m_sm[node] = gpu.attribute("sm").as_int(0);
     addLink(parent, node, LinkKind::Pcie, bandwidth, kPcieLatencyUs);
     if (!busId.empty())

@@ -17,7 +17,6 @@ namespace {
 
 using namespace linkfigures;
 
-
 std::vector<std::string> tokens(std::string_view line)
 {
   std::vector<std::string> out;
@@ -55,8 +54,8 @@ std::string stripEscapes(std::string_view text)
 bool isGpuName(const std::string& name, int* index = nullptr)
 {
   if (name.size() < 4 || name.rfind("GPU", 0) != 0 ||
-      !std::all_of(name.begin() + 3, name.end(), [](char c) { return std::isdigit(
-                                                      static_cast<unsigned char>(c)); }))
+      !std::all_of(name.begin() + 3, name.end(),
+                   [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
     return false;
   if (index)
     *index = std::stoi(name.substr(3));
@@ -131,10 +130,10 @@ std::optional<Matrix> parseMatrix(std::string_view text, Diagnostics& diagnostic
       continue; // legend text and the like
     const std::size_t n = matrix.devices.size();
     if (words.size() < n + 1) {
-      diagnostics.error("topology.smi-row",
-                        "line " + std::to_string(lineNumber) + ": row " + words[0] + " has " +
-                            std::to_string(words.size() - 1) + " cells, expected " +
-                            std::to_string(n));
+      diagnostics.error("topology.smi-row", "line " + std::to_string(lineNumber) + ": row " +
+                                                words[0] + " has " +
+                                                std::to_string(words.size() - 1) +
+                                                " cells, expected " + std::to_string(n));
       return std::nullopt;
     }
     matrix.cells[row->second].assign(words.begin() + 1, words.begin() + 1 + static_cast<long>(n));
@@ -150,8 +149,8 @@ std::optional<Matrix> parseMatrix(std::string_view text, Diagnostics& diagnostic
       matrix.socketKey[row->second] = "cpus " + extra(cpuColumn);
     for (std::size_t c = 0; c < n; ++c) {
       const std::string& cell = matrix.cells[row->second][c];
-      static const std::set<std::string> known = {"X", "PIX", "PXB", "PHB", "NODE", "SYS", "PXN",
-                                                  "SOC"};
+      static const std::set<std::string> known = {"X",    "PIX", "PXB", "PHB",
+                                                  "NODE", "SYS", "PXN", "SOC"};
       const bool nv = cell.size() > 2 && cell.rfind("NV", 0) == 0 &&
                       std::all_of(cell.begin() + 2, cell.end(), [](char ch) {
                         return std::isdigit(static_cast<unsigned char>(ch));
@@ -159,7 +158,8 @@ std::optional<Matrix> parseMatrix(std::string_view text, Diagnostics& diagnostic
       if (!nv && !known.count(cell)) {
         diagnostics.error("topology.smi-cell", "line " + std::to_string(lineNumber) + ", column " +
                                                    matrix.devices[c] + ": unknown relation \"" +
-                                                   cell + "\" (expected X, NV#, PIX, PXB, PHB, "
+                                                   cell +
+                                                   "\" (expected X, NV#, PIX, PXB, PHB, "
                                                    "NODE or SYS)");
         return std::nullopt;
       }
@@ -261,8 +261,8 @@ TopologyReadResult readNvidiaSmiTopology(std::string_view text)
         sockets.join(a, b);
     }
   }
-  std::map<int, int> socketCpu;   // socket key → CPU node
-  std::map<int, int> switchNode;  // switch root → PCIe switch node
+  std::map<int, int> socketCpu;  // socket key → CPU node
+  std::map<int, int> switchNode; // switch root → PCIe switch node
   std::map<int, int> groupSize;
   for (int d = 0; d < n; ++d)
     ++groupSize[switches.find(d)];

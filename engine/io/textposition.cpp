@@ -4,8 +4,7 @@
 
 namespace cs {
 
-LineIndex::LineIndex(std::string_view text)
-    : m_size(text.size())
+LineIndex::LineIndex(std::string_view text) : m_size(text.size())
 {
   m_lineStarts.reserve(text.size() / 64 + 1);
   m_lineStarts.push_back(0);

@@ -45,8 +45,8 @@ public:
     }
     const auto wide = value->get<std::int64_t>();
     if (wide < -1'000'000'000 || wide > 1'000'000'000) {
-      m_diagnostics.error("topology.out-of-range", m_path + "." + key + " = " +
-                                                       std::to_string(wide) + " is out of range");
+      m_diagnostics.error("topology.out-of-range",
+                          m_path + "." + key + " = " + std::to_string(wide) + " is out of range");
       return std::nullopt;
     }
     return static_cast<int>(wide);
@@ -93,8 +93,8 @@ public:
 private:
   void typeError(const char* key, const char* expected, const Json& value) const
   {
-    m_diagnostics.error("topology.type", m_path + "." + key + " must be " + expected + ", not " +
-                                             value.dump());
+    m_diagnostics.error("topology.type",
+                        m_path + "." + key + " must be " + expected + ", not " + value.dump());
   }
 
   const Json& m_object;
@@ -130,8 +130,8 @@ void readNodes(const Json& nodes, Topology& topology, Diagnostics& diagnostics)
       continue;
     }
     node.kind = *parsed;
-    node.name = fields.text("name", false).value_or(std::string(nodeKindName(node.kind)) +
-                                                     std::to_string(node.id));
+    node.name = fields.text("name", false)
+                    .value_or(std::string(nodeKindName(node.kind)) + std::to_string(node.id));
     node.rank = fields.integer("rank", false).value_or(-1);
     node.x = fields.number("x", false).value_or(0);
     node.y = fields.number("y", false).value_or(0);
@@ -140,9 +140,9 @@ void readNodes(const Json& nodes, Topology& topology, Diagnostics& diagnostics)
                         path + ".rank: only GPU nodes host a rank (this is a " +
                             std::string(nodeKindName(node.kind)) + ")");
     } else if (node.rank >= 0 && !ranks.insert(node.rank).second) {
-      diagnostics.error("topology.duplicate-rank",
-                        path + ".rank: rank " + std::to_string(node.rank) +
-                            " is hosted by two GPUs");
+      diagnostics.error("topology.duplicate-rank", path + ".rank: rank " +
+                                                       std::to_string(node.rank) +
+                                                       " is hosted by two GPUs");
     } else if (node.rank < -1) {
       diagnostics.error("topology.out-of-range", path + ".rank must be -1 or a rank >= 0");
     }
@@ -253,8 +253,8 @@ TopologyReadResult readTopologyJson(std::string_view text)
   const FieldReader fields(root, "$", diagnostics);
   if (const std::optional<std::string> format = fields.text("format", false);
       format && *format != kFormatName) {
-    diagnostics.error("topology.format", "$.format is \"" + *format + "\", expected \"" +
-                                             kFormatName + "\"");
+    diagnostics.error("topology.format",
+                      "$.format is \"" + *format + "\", expected \"" + kFormatName + "\"");
   }
   if (const std::optional<int> version = fields.integer("version", false);
       version && (*version > kFormatVersion || *version < 1)) {

@@ -10,8 +10,8 @@
 //    "links": [{"id": 0, "a": 0, "b": 8, "kind": "nvlink", "bandwidth_GBps": 450,
 //               "latency_us": 0.7, "duplex": true}, ...]}
 
-#include "model/diagnostic.h"
 #include "../model/topology.h"
+#include "model/diagnostic.h"
 
 #include <optional>
 #include <string>
@@ -20,7 +20,7 @@
 namespace cs {
 
 struct TopologyReadResult {
-  std::optional<Topology> topology; ///< absent when the text is not a usable topology
+  std::optional<Topology> topology;    ///< absent when the text is not a usable topology
   std::vector<Diagnostic> diagnostics; ///< topology.* codes, with the JSON path in the message
 };
 

@@ -26,9 +26,12 @@ TopologyTextKind detectTopologyText(std::string_view text)
 TopologyReadResult readTopologyText(std::string_view text)
 {
   switch (detectTopologyText(text)) {
-  case TopologyTextKind::Json: return readTopologyJson(text);
-  case TopologyTextKind::NcclXml: return readNcclTopologyXml(text);
-  case TopologyTextKind::NvidiaSmi: return readNvidiaSmiTopology(text);
+  case TopologyTextKind::Json:
+    return readTopologyJson(text);
+  case TopologyTextKind::NcclXml:
+    return readNcclTopologyXml(text);
+  case TopologyTextKind::NvidiaSmi:
+    return readNvidiaSmiTopology(text);
   }
   return {};
 }

@@ -22,8 +22,10 @@ int sizeMultiplier(Collective collective, int ngpus)
   switch (collective) {
   case Collective::AllGather:
   case Collective::ReduceScatter:
-  case Collective::AllToAll: return ngpus;
-  default: return 1;
+  case Collective::AllToAll:
+    return ngpus;
+  default:
+    return 1;
   }
 }
 
@@ -37,10 +39,14 @@ std::optional<int> userBufferChunks(const Program& program, Buffer buffer)
   case Collective::AllReduce:
   case Collective::AllToAll:
   case Collective::Broadcast:
-  case Collective::Reduce: return whole;
-  case Collective::AllGather: return buffer == Buffer::Input ? share : whole;
-  case Collective::ReduceScatter: return buffer == Buffer::Output ? share : whole;
-  default: return std::nullopt;
+  case Collective::Reduce:
+    return whole;
+  case Collective::AllGather:
+    return buffer == Buffer::Input ? share : whole;
+  case Collective::ReduceScatter:
+    return buffer == Buffer::Output ? share : whole;
+  default:
+    return std::nullopt;
   }
 }
 
@@ -64,7 +70,8 @@ MemorySlot aliasedSlot(Collective collective, int share, int rank, Buffer buffer
     if (buffer == Buffer::Output)
       return {Buffer::Input, rank * share + index};
     return {Buffer::Input, index};
-  default: return {Buffer::Input, index};
+  default:
+    return {Buffer::Input, index};
   }
 }
 

@@ -7,9 +7,12 @@ namespace cs {
 std::string_view severityName(Severity severity)
 {
   switch (severity) {
-  case Severity::Info: return "info";
-  case Severity::Warning: return "warning";
-  case Severity::Error: return "error";
+  case Severity::Info:
+    return "info";
+  case Severity::Warning:
+    return "warning";
+  case Severity::Error:
+    return "error";
   }
   return "?";
 }
@@ -74,8 +77,9 @@ bool Diagnostics::hasErrors() const
 
 int Diagnostics::count(Severity severity) const
 {
-  return static_cast<int>(std::count_if(m_items.begin(), m_items.end(),
-                                        [severity](const Diagnostic& d) { return d.severity == severity; }));
+  return static_cast<int>(
+      std::count_if(m_items.begin(), m_items.end(),
+                    [severity](const Diagnostic& d) { return d.severity == severity; }));
 }
 
 bool Diagnostics::contains(std::string_view code) const

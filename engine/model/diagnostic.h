@@ -16,13 +16,13 @@ std::string_view severityName(Severity severity); ///< "info", "warning", "error
 
 /// Where a diagnostic points. Any field may be unknown (-1 / 0 / empty).
 struct Location {
-  int rank = -1;  ///< gpu id
-  int tb = -1;    ///< threadblock id on that rank
-  int step = -1;  ///< position in the threadblock's step list (a Schedule step for transfers)
-  int transfer = -1; ///< Schedule transfer id, when the diagnostic is about a drawn transfer
-  int line = 0;   ///< 1-based line in the source file
-  int column = 0; ///< 1-based column in the source file
-  std::string element;   ///< XML element involved ("step"), when known
+  int rank = -1;       ///< gpu id
+  int tb = -1;         ///< threadblock id on that rank
+  int step = -1;       ///< position in the threadblock's step list (a Schedule step for transfers)
+  int transfer = -1;   ///< Schedule transfer id, when the diagnostic is about a drawn transfer
+  int line = 0;        ///< 1-based line in the source file
+  int column = 0;      ///< 1-based column in the source file
+  std::string element; ///< XML element involved ("step"), when known
   std::string attribute; ///< XML attribute involved ("cnt"), when known
 
   bool operator==(const Location&) const = default;

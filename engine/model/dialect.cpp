@@ -63,15 +63,24 @@ std::optional<std::string_view> Dialect::collSpelling(Collective collective) con
 {
   const bool classic = id == DialectId::Classic;
   switch (collective) {
-  case Collective::AllReduce: return "allreduce";
-  case Collective::AllGather: return "allgather";
-  case Collective::ReduceScatter: return classic ? "reduce_scatter" : "reducescatter";
-  case Collective::AllToAll: return "alltoall";
-  case Collective::Broadcast: return "broadcast";
-  case Collective::Reduce: return "reduce";
-  case Collective::Custom: return classic ? std::optional<std::string_view>("custom") : std::nullopt;
-  case Collective::Send: return classic ? std::nullopt : std::optional<std::string_view>("send");
-  case Collective::Recv: return classic ? std::nullopt : std::optional<std::string_view>("recv");
+  case Collective::AllReduce:
+    return "allreduce";
+  case Collective::AllGather:
+    return "allgather";
+  case Collective::ReduceScatter:
+    return classic ? "reduce_scatter" : "reducescatter";
+  case Collective::AllToAll:
+    return "alltoall";
+  case Collective::Broadcast:
+    return "broadcast";
+  case Collective::Reduce:
+    return "reduce";
+  case Collective::Custom:
+    return classic ? std::optional<std::string_view>("custom") : std::nullopt;
+  case Collective::Send:
+    return classic ? std::nullopt : std::optional<std::string_view>("send");
+  case Collective::Recv:
+    return classic ? std::nullopt : std::optional<std::string_view>("recv");
   case Collective::Gather:
     return classic ? std::nullopt : std::optional<std::string_view>("gather");
   case Collective::Scatter:

@@ -35,14 +35,14 @@ struct Dialect {
   int maxOffset = 32767;       ///< offsets are stored as int16
   int maxAttributes = 16;      ///< the runtime's XML parser keeps at most 16 per element
 
-  bool requiresName;           ///< `name` on <algo>
-  bool requiresSizeBounds;     ///< `minBytes` and `maxBytes` on <algo>
-  bool requiresOutOfPlace;     ///< `outofplace` on <algo>
-  bool maxBytesZeroIsUnlimited;///< executor: 0 = no bound; classic: 0 = never selected
-  bool maxBytesInclusive;      ///< executor: nBytes <= maxBytes; classic: nBytes < maxBytes
-  std::int64_t defaultMaxBytes;///< bound used when `maxBytes` is absent (classic: 128 MiB)
-  bool checksChunkConsistency; ///< classic rejects i_chunks/o_chunks not matching nchunksperloop
-  bool inplaceIsExclusive;     ///< classic: an algorithm serves in-place OR out-of-place calls
+  bool requiresName;            ///< `name` on <algo>
+  bool requiresSizeBounds;      ///< `minBytes` and `maxBytes` on <algo>
+  bool requiresOutOfPlace;      ///< `outofplace` on <algo>
+  bool maxBytesZeroIsUnlimited; ///< executor: 0 = no bound; classic: 0 = never selected
+  bool maxBytesInclusive;       ///< executor: nBytes <= maxBytes; classic: nBytes < maxBytes
+  std::int64_t defaultMaxBytes; ///< bound used when `maxBytes` is absent (classic: 128 MiB)
+  bool checksChunkConsistency;  ///< classic rejects i_chunks/o_chunks not matching nchunksperloop
+  bool inplaceIsExclusive;      ///< classic: an algorithm serves in-place OR out-of-place calls
 
   /// The `coll` spelling this runtime accepts for a collective, or nullopt when it has none.
   std::optional<std::string_view> collSpelling(Collective collective) const;

@@ -7,17 +7,20 @@ namespace cs {
 
 namespace {
 
-constexpr std::array<std::string_view, kOpTypeCount> kOpNames = {
-    "s", "r", "rcs", "rrs", "rrc", "rrcs", "cpy", "re", "nop"};
+constexpr std::array<std::string_view, kOpTypeCount> kOpNames = {"s",    "r",   "rcs", "rrs", "rrc",
+                                                                 "rrcs", "cpy", "re",  "nop"};
 
 } // namespace
 
 char bufferLetter(Buffer buffer)
 {
   switch (buffer) {
-  case Buffer::Input: return 'i';
-  case Buffer::Output: return 'o';
-  case Buffer::Scratch: return 's';
+  case Buffer::Input:
+    return 'i';
+  case Buffer::Output:
+    return 'o';
+  case Buffer::Scratch:
+    return 's';
   }
   return '?';
 }
@@ -25,9 +28,12 @@ char bufferLetter(Buffer buffer)
 std::string_view bufferName(Buffer buffer)
 {
   switch (buffer) {
-  case Buffer::Input: return "input";
-  case Buffer::Output: return "output";
-  case Buffer::Scratch: return "scratch";
+  case Buffer::Input:
+    return "input";
+  case Buffer::Output:
+    return "output";
+  case Buffer::Scratch:
+    return "scratch";
   }
   return "?";
 }
@@ -60,9 +66,12 @@ std::optional<OpType> parseOpType(std::string_view text)
 std::string_view protocolName(Protocol protocol)
 {
   switch (protocol) {
-  case Protocol::Simple: return "Simple";
-  case Protocol::LL: return "LL";
-  case Protocol::LL128: return "LL128";
+  case Protocol::Simple:
+    return "Simple";
+  case Protocol::LL:
+    return "LL";
+  case Protocol::LL128:
+    return "LL128";
   }
   return "?";
 }
@@ -81,18 +90,30 @@ std::optional<Protocol> parseProtocol(std::string_view text)
 std::string_view collectiveTitle(Collective collective)
 {
   switch (collective) {
-  case Collective::AllReduce: return "all-reduce";
-  case Collective::AllGather: return "all-gather";
-  case Collective::ReduceScatter: return "reduce-scatter";
-  case Collective::AllToAll: return "all-to-all";
-  case Collective::Broadcast: return "broadcast";
-  case Collective::Reduce: return "reduce";
-  case Collective::Custom: return "custom";
-  case Collective::Send: return "send";
-  case Collective::Recv: return "recv";
-  case Collective::Gather: return "gather";
-  case Collective::Scatter: return "scatter";
-  case Collective::AllToAllV: return "all-to-all-v";
+  case Collective::AllReduce:
+    return "all-reduce";
+  case Collective::AllGather:
+    return "all-gather";
+  case Collective::ReduceScatter:
+    return "reduce-scatter";
+  case Collective::AllToAll:
+    return "all-to-all";
+  case Collective::Broadcast:
+    return "broadcast";
+  case Collective::Reduce:
+    return "reduce";
+  case Collective::Custom:
+    return "custom";
+  case Collective::Send:
+    return "send";
+  case Collective::Recv:
+    return "recv";
+  case Collective::Gather:
+    return "gather";
+  case Collective::Scatter:
+    return "scatter";
+  case Collective::AllToAllV:
+    return "all-to-all-v";
   }
   return "?";
 }
@@ -141,18 +162,20 @@ bool ThreadBlock::operator==(const ThreadBlock& other) const
 int Gpu::chunks(Buffer buffer) const
 {
   switch (buffer) {
-  case Buffer::Input: return inputChunks;
-  case Buffer::Output: return outputChunks;
-  case Buffer::Scratch: return scratchChunks;
+  case Buffer::Input:
+    return inputChunks;
+  case Buffer::Output:
+    return outputChunks;
+  case Buffer::Scratch:
+    return scratchChunks;
   }
   return 0;
 }
 
 bool Gpu::operator==(const Gpu& other) const
 {
-  return id == other.id && inputChunks == other.inputChunks &&
-         outputChunks == other.outputChunks && scratchChunks == other.scratchChunks &&
-         threadblocks == other.threadblocks;
+  return id == other.id && inputChunks == other.inputChunks && outputChunks == other.outputChunks &&
+         scratchChunks == other.scratchChunks && threadblocks == other.threadblocks;
 }
 
 int Program::threadblockCount() const
@@ -211,8 +234,8 @@ bool Program::operator==(const Program& other) const
   return name == other.name && proto == other.proto && nchannels == other.nchannels &&
          nchunksperloop == other.nchunksperloop && ngpus == other.ngpus &&
          collective == other.collective && collSpelling == other.collSpelling &&
-         inplace == other.inplace && outofplace == other.outofplace &&
-         minBytes == other.minBytes && maxBytes == other.maxBytes && nthreads == other.nthreads &&
+         inplace == other.inplace && outofplace == other.outofplace && minBytes == other.minBytes &&
+         maxBytes == other.maxBytes && nthreads == other.nthreads &&
          extraAttributes == other.extraAttributes && gpus == other.gpus;
 }
 

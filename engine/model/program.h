@@ -47,31 +47,36 @@ inline constexpr int kOpTypeCount = 9;
 /// What an instruction touches. `readsSrc` is the local operand; receive-reduce instructions read
 /// it and combine it with what arrives (the runtime never looks at where the peer read its data).
 struct OpTraits {
-  bool sends = false;    ///< pushes a message to the threadblock's send peer
-  bool receives = false; ///< pops a message from the threadblock's receive peer
-  bool readsSrc = false; ///< reads srcbuf[srcoff .. srcoff+cnt)
-  bool readsDst = false; ///< reads dstbuf before writing it (local reduce)
-  bool writesDst = false;///< writes dstbuf[dstoff .. dstoff+cnt)
-  bool reduces = false;  ///< combines values with the reduction operator
+  bool sends = false;     ///< pushes a message to the threadblock's send peer
+  bool receives = false;  ///< pops a message from the threadblock's receive peer
+  bool readsSrc = false;  ///< reads srcbuf[srcoff .. srcoff+cnt)
+  bool readsDst = false;  ///< reads dstbuf before writing it (local reduce)
+  bool writesDst = false; ///< writes dstbuf[dstoff .. dstoff+cnt)
+  bool reduces = false;   ///< combines values with the reduction operator
 };
 
 /// What `type` touches; constexpr because every pass asks it for every step.
 constexpr OpTraits opTraits(OpType type)
 {
   switch (type) {
-  case OpType::Send: return {.sends = true, .readsSrc = true};
-  case OpType::Recv: return {.receives = true, .writesDst = true};
-  case OpType::RecvCopySend: return {.sends = true, .receives = true, .writesDst = true};
+  case OpType::Send:
+    return {.sends = true, .readsSrc = true};
+  case OpType::Recv:
+    return {.receives = true, .writesDst = true};
+  case OpType::RecvCopySend:
+    return {.sends = true, .receives = true, .writesDst = true};
   case OpType::RecvReduceSend:
     return {.sends = true, .receives = true, .readsSrc = true, .reduces = true};
   case OpType::RecvReduceCopy:
     return {.receives = true, .readsSrc = true, .writesDst = true, .reduces = true};
   case OpType::RecvReduceCopySend:
     return {.sends = true, .receives = true, .readsSrc = true, .writesDst = true, .reduces = true};
-  case OpType::Copy: return {.readsSrc = true, .writesDst = true};
+  case OpType::Copy:
+    return {.readsSrc = true, .writesDst = true};
   case OpType::Reduce:
     return {.readsSrc = true, .readsDst = true, .writesDst = true, .reduces = true};
-  case OpType::Nop: return {};
+  case OpType::Nop:
+    return {};
   }
   return {};
 }
@@ -114,10 +119,10 @@ struct Step {
   Buffer dstBuf = Buffer::Output;
   int dstOff = -1;
   int cnt = 0;
-  int depid = -1; ///< threadblock on the same rank this step waits for, or -1
-  int deps = -1;  ///< position in `depid` that must have been published, or -1
+  int depid = -1;      ///< threadblock on the same rank this step waits for, or -1
+  int deps = -1;       ///< position in `depid` that must have been published, or -1
   bool hasdep = false; ///< this step publishes its position after executing (others wait on it)
-  int line = 0; ///< 1-based line in the source file; 0 when not read from a file
+  int line = 0;        ///< 1-based line in the source file; 0 when not read from a file
 
   bool hasDependency() const { return depid >= 0; }
   /// Equality of what the runtime sees; the source line is not part of it.
@@ -166,10 +171,10 @@ struct Program {
   Collective collective = Collective::AllReduce;
   std::string collSpelling; ///< `coll` exactly as written (runtimes differ in what they accept)
   bool inplace = false;
-  std::optional<bool> outofplace;      ///< required by the current executor and RCCL only
-  std::optional<std::int64_t> minBytes;///< optional in the classic runtime (default 0)
-  std::optional<std::int64_t> maxBytes;///< optional in the classic runtime (default 128 MiB)
-  std::optional<int> nthreads;         ///< classic runtime only
+  std::optional<bool> outofplace;         ///< required by the current executor and RCCL only
+  std::optional<std::int64_t> minBytes;   ///< optional in the classic runtime (default 0)
+  std::optional<std::int64_t> maxBytes;   ///< optional in the classic runtime (default 128 MiB)
+  std::optional<int> nthreads;            ///< classic runtime only
   std::vector<Attribute> extraAttributes; ///< unknown `<algo>` attributes, in file order
   std::vector<Gpu> gpus;                  ///< sorted by id; gpus[r].id == r when well formed
   int line = 0;

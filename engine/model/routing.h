@@ -21,8 +21,8 @@ struct Hop {
 
 struct Route {
   std::vector<Hop> hops;
-  double latencyUs = 0;       ///< sum over the hops
-  double bottleneckGBps = 0;  ///< smallest bandwidth on the way
+  double latencyUs = 0;      ///< sum over the hops
+  double bottleneckGBps = 0; ///< smallest bandwidth on the way
   bool operator==(const Route&) const = default;
 };
 

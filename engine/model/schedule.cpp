@@ -22,9 +22,12 @@ std::optional<TransferOp> parseTransferOp(std::string_view text)
 int RankBuffers::chunks(Buffer buffer) const
 {
   switch (buffer) {
-  case Buffer::Input: return input;
-  case Buffer::Output: return output;
-  case Buffer::Scratch: return scratch;
+  case Buffer::Input:
+    return input;
+  case Buffer::Output:
+    return output;
+  case Buffer::Scratch:
+    return scratch;
   }
   return 0;
 }
@@ -39,8 +42,8 @@ int Schedule::stepCount() const
 
 const Transfer* Schedule::transfer(int id) const
 {
-  const auto found =
-      std::find_if(transfers.begin(), transfers.end(), [id](const Transfer& t) { return t.id == id; });
+  const auto found = std::find_if(transfers.begin(), transfers.end(),
+                                  [id](const Transfer& t) { return t.id == id; });
   return found == transfers.end() ? nullptr : &*found;
 }
 

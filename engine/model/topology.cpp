@@ -11,16 +11,14 @@ constexpr std::array<std::string_view, 5> kNodeKindNames = {"gpu", "nvswitch", "
                                                             "cpu"};
 constexpr std::array<std::string_view, 4> kLinkKindNames = {"nvlink", "pcie", "network", "smp"};
 
-template <typename Item>
-const Item* findById(const std::vector<Item>& items, int id)
+template <typename Item> const Item* findById(const std::vector<Item>& items, int id)
 {
   const auto found =
       std::find_if(items.begin(), items.end(), [id](const Item& item) { return item.id == id; });
   return found == items.end() ? nullptr : &*found;
 }
 
-template <typename Item>
-int nextId(const std::vector<Item>& items)
+template <typename Item> int nextId(const std::vector<Item>& items)
 {
   int highest = -1;
   for (const Item& item : items)

@@ -90,10 +90,10 @@ Topology dgx1V100()
   for (int i = 0; i < 8; ++i)
     builder.gpu(i, xs[i], ys[i]);
   // NVLink counts between GPU pairs (the published DGX-1V wiring; symmetric, rows sum to 6).
-  constexpr int kLinks[8][8] = {
-      {0, 2, 1, 1, 2, 0, 0, 0}, {2, 0, 1, 2, 0, 1, 0, 0}, {1, 1, 0, 2, 0, 0, 2, 0},
-      {1, 2, 2, 0, 0, 0, 0, 1}, {2, 0, 0, 0, 0, 2, 1, 1}, {0, 1, 0, 0, 2, 0, 1, 2},
-      {0, 0, 2, 0, 1, 1, 0, 2}, {0, 0, 0, 1, 1, 2, 2, 0}};
+  constexpr int kLinks[8][8] = {{0, 2, 1, 1, 2, 0, 0, 0}, {2, 0, 1, 2, 0, 1, 0, 0},
+                                {1, 1, 0, 2, 0, 0, 2, 0}, {1, 2, 2, 0, 0, 0, 0, 1},
+                                {2, 0, 0, 0, 0, 2, 1, 1}, {0, 1, 0, 0, 2, 0, 1, 2},
+                                {0, 0, 2, 0, 1, 1, 0, 2}, {0, 0, 0, 1, 1, 2, 2, 0}};
   for (int a = 0; a < 8; ++a) {
     for (int b = a + 1; b < 8; ++b) {
       if (kLinks[a][b] > 0)
@@ -105,8 +105,8 @@ Topology dgx1V100()
   const int cpu1 = builder.node(NodeKind::Cpu, "CPU1", 600, 450);
   builder.link(cpu0, cpu1, LinkKind::Smp, 20, kSmpLatencyUs);
   for (int s = 0; s < 4; ++s) {
-    const int sw = builder.node(NodeKind::PcieSwitch, "PCIe" + std::to_string(s),
-                                s < 2 ? 100 : 600, s % 2 == 0 ? 330 : 380);
+    const int sw = builder.node(NodeKind::PcieSwitch, "PCIe" + std::to_string(s), s < 2 ? 100 : 600,
+                                s % 2 == 0 ? 330 : 380);
     builder.link(sw, s < 2 ? cpu0 : cpu1, LinkKind::Pcie, 16, kPcieLatencyUs);
     builder.link(2 * s, sw, LinkKind::Pcie, 16, kPcieLatencyUs);
     builder.link(2 * s + 1, sw, LinkKind::Pcie, 16, kPcieLatencyUs);
@@ -146,8 +146,8 @@ Topology twoDgxH100()
     addNvswitchNode(builder, 8 * n, x0, 450, "NVSwitch" + std::to_string(n));
     for (int i = 0; i < 8; ++i) {
       const int gpu = firstGpu + i;
-      const int nic = builder.node(NodeKind::Nic, "NIC" + std::to_string(8 * n + i),
-                                   x0 + 120.0 * i, -150);
+      const int nic =
+          builder.node(NodeKind::Nic, "NIC" + std::to_string(8 * n + i), x0 + 120.0 * i, -150);
       builder.link(gpu, nic, LinkKind::Pcie, kPcieGen5GBps, kPcieLatencyUs);
       nics.push_back(nic);
     }
@@ -174,8 +174,8 @@ std::vector<int> ringGpus(Builder& builder, int n)
   const double radius = std::max(150.0, 40.0 * n);
   for (int r = 0; r < n; ++r) {
     const double angle = 2 * std::numbers::pi * r / n - std::numbers::pi / 2;
-    gpus.push_back(builder.gpu(r, radius + radius * std::cos(angle),
-                               radius + radius * std::sin(angle)));
+    gpus.push_back(
+        builder.gpu(r, radius + radius * std::cos(angle), radius + radius * std::sin(angle)));
   }
   return gpus;
 }
@@ -317,11 +317,15 @@ void layoutInRows(Topology& topology)
 {
   const auto row = [](NodeKind kind) {
     switch (kind) {
-    case NodeKind::NvSwitch: return 0;
+    case NodeKind::NvSwitch:
+      return 0;
     case NodeKind::Gpu:
-    case NodeKind::Nic: return 1;
-    case NodeKind::PcieSwitch: return 2;
-    case NodeKind::Cpu: return 3;
+    case NodeKind::Nic:
+      return 1;
+    case NodeKind::PcieSwitch:
+      return 2;
+    case NodeKind::Cpu:
+      return 3;
     }
     return 1;
   };

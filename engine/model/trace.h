@@ -18,15 +18,15 @@ namespace cs {
 struct TraceEvent {
   int rank = 0;
   int tb = 0;
-  int step = 0;   ///< position in the threadblock
-  int slice = 0;  ///< iteration of the slicing loop
+  int step = 0;  ///< position in the threadblock
+  int slice = 0; ///< iteration of the slicing loop
   OpType op = OpType::Nop;
-  int peer = -1;  ///< the send peer for send-type steps, else the receive peer, else -1
+  int peer = -1;     ///< the send peer for send-type steps, else the receive peer, else -1
   int recvPeer = -1; ///< the receive peer of receive-type steps (also of rcs/rrs/rrcs), else -1
   int channel = 0;
-  std::int64_t bytes = 0; ///< bytes this step moved over the network (or copied locally)
-  double start = 0;       ///< µs
-  double end = 0;         ///< µs
+  std::int64_t bytes = 0;    ///< bytes this step moved over the network (or copied locally)
+  double start = 0;          ///< µs
+  double end = 0;            ///< µs
   std::vector<int> linkPath; ///< topology link ids the data crossed (simulation); empty if unknown
 
   bool operator==(const TraceEvent&) const = default;
@@ -45,8 +45,8 @@ struct LinkUsage {
 };
 
 struct Trace {
-  std::string source;   ///< "simulator", "cpu", "cuda", "nccl"
-  std::string device;   ///< what it ran on, for people ("simulated DGX H100", "NVIDIA H100 80GB")
+  std::string source; ///< "simulator", "cpu", "cuda", "nccl"
+  std::string device; ///< what it ran on, for people ("simulated DGX H100", "NVIDIA H100 80GB")
   int ranks = 0;
   std::int64_t bytes = 0; ///< the collective's size (nccl-tests' "size")
   double totalUs = 0;     ///< end of the last event

@@ -14,12 +14,15 @@ double busBandwidthFactor(Collective collective, int ranks)
     return 1;
   const double n = ranks;
   switch (collective) {
-  case Collective::AllReduce: return 2 * (n - 1) / n;
+  case Collective::AllReduce:
+    return 2 * (n - 1) / n;
   case Collective::AllGather:
   case Collective::ReduceScatter:
   case Collective::AllToAll:
-  case Collective::AllToAllV: return (n - 1) / n;
-  default: return 1;
+  case Collective::AllToAllV:
+    return (n - 1) / n;
+  default:
+    return 1;
   }
 }
 

@@ -64,7 +64,8 @@ bool checkThreadblocks(const Program& program, Diagnostics& diagnostics)
         const Step& step = tb.steps[s];
         const OpTraits traits = opTraits(step.type);
         if (traits.sends && tb.send < 0)
-          invalid(std::string(opTypeName(step.type)) + " needs a send peer", stepLocation(rank, tb, s));
+          invalid(std::string(opTypeName(step.type)) + " needs a send peer",
+                  stepLocation(rank, tb, s));
         if (traits.receives && tb.recv < 0)
           invalid(std::string(opTypeName(step.type)) + " needs a receive peer",
                   stepLocation(rank, tb, s));
@@ -151,8 +152,7 @@ std::optional<SimIndex> buildSimIndex(const Program& program, const Topology& to
           diagnostics.error("sim.invalid-program",
                             std::string("threadblocks ") + std::to_string(it->second->id) +
                                 " and " + std::to_string(tb.id) + " both " + side +
-                                " on the same connection (channel " +
-                                std::to_string(tb.chan) + ")",
+                                " on the same connection (channel " + std::to_string(tb.chan) + ")",
                             tbLocation(rank, tb));
           ok = false;
         }

@@ -18,7 +18,7 @@ namespace cs::sim {
 struct TbInfo {
   int rank = 0;
   const ThreadBlock* tb = nullptr;
-  int sendConnection = -1;    ///< index into SimIndex::connections
+  int sendConnection = -1; ///< index into SimIndex::connections
   int receiveConnection = -1;
   std::vector<int> depTarget; ///< per step: global index of the depid threadblock, or -1
 };
@@ -28,8 +28,8 @@ struct ConnectionInfo {
   int from = 0;
   int to = 0;
   int channel = 0;
-  std::vector<int> resources; ///< FlowNetwork resources crossed (one per hop)
-  std::vector<int> linkPath;  ///< topology link ids crossed
+  std::vector<int> resources;             ///< FlowNetwork resources crossed (one per hop)
+  std::vector<int> linkPath;              ///< topology link ids crossed
   std::vector<std::pair<int, bool>> hops; ///< (link index, a→b) per hop, for byte counters
   double latencyUs = 0;
 };

@@ -61,11 +61,10 @@ class Engine
 public:
   Engine(const Topology& topology, const SimIndex& index, const SimOptions& options,
          const ProtocolParams& protocol, double chunkBytes, int slices)
-      : m_topology(topology), m_index(index), m_options(options),
-        m_protocol(protocol), m_chunkBytes(chunkBytes), m_slices(slices),
-        m_network(index.capacities), m_states(index.tbs.size()),
-        m_connections(index.connections.size()), m_dependents(index.tbs.size()),
-        m_wireBytes(topology.links.size(), 0.0)
+      : m_topology(topology), m_index(index), m_options(options), m_protocol(protocol),
+        m_chunkBytes(chunkBytes), m_slices(slices), m_network(index.capacities),
+        m_states(index.tbs.size()), m_connections(index.connections.size()),
+        m_dependents(index.tbs.size()), m_wireBytes(topology.links.size(), 0.0)
   {
     m_usage.resize(topology.links.size());
     for (std::size_t i = 0; i < topology.links.size(); ++i)
@@ -105,8 +104,8 @@ public:
 
   int unfinished() const
   {
-    return static_cast<int>(std::count_if(m_states.begin(), m_states.end(),
-                                          [](const TbState& s) { return !s.done; }));
+    return static_cast<int>(
+        std::count_if(m_states.begin(), m_states.end(), [](const TbState& s) { return !s.done; }));
   }
 
   void reportDeadlock(Diagnostics& diagnostics) const;
@@ -269,10 +268,9 @@ void Engine::finishStep(int t)
     event.peer = traits.sends ? tb.send : traits.receives ? tb.recv : -1;
     event.recvPeer = traits.receives ? tb.recv : -1;
     event.channel = tb.chan;
-    event.bytes = step.type == OpType::Nop
-                      ? 0
-                      : static_cast<std::int64_t>(
-                            std::llround(std::max(0, step.cnt) * sliceBytes(state.slice)));
+    event.bytes = step.type == OpType::Nop ? 0
+                                           : static_cast<std::int64_t>(std::llround(
+                                                 std::max(0, step.cnt) * sliceBytes(state.slice)));
     event.start = state.issued;
     event.end = m_now;
     if (traits.sends)
@@ -367,9 +365,8 @@ void Engine::fillTrace(Trace& trace, std::vector<LinkTotal>& totals) const
     total.busyFraction = m_end > 0 ? std::min(1.0, m_wireBytes[i] / (capacity * m_end)) : 0;
     totals.push_back(total);
   }
-  std::stable_sort(totals.begin(), totals.end(), [](const LinkTotal& a, const LinkTotal& b) {
-    return a.bytes > b.bytes;
-  });
+  std::stable_sort(totals.begin(), totals.end(),
+                   [](const LinkTotal& a, const LinkTotal& b) { return a.bytes > b.bytes; });
 }
 
 } // namespace
@@ -387,8 +384,8 @@ SimResult simulateProgram(const Program& program, const Topology& topology,
   result.trace.bytes = options.bytes;
 
   if (options.bytes <= 0)
-    diagnostics.error("sim.bad-size", "the size must be positive, not " +
-                                          std::to_string(options.bytes) + " bytes");
+    diagnostics.error("sim.bad-size",
+                      "the size must be positive, not " + std::to_string(options.bytes) + " bytes");
   if (program.nchunksperloop <= 0)
     diagnostics.error("sim.invalid-program", "nchunksperloop must be positive");
   if (!(protocol.efficiency > 0 && protocol.efficiency <= 1) || !(protocol.latencyUs >= 0) ||

@@ -21,8 +21,8 @@
 // one-threadblock ring with several slices is predicted slower than it runs.
 // Start reading at simulateProgram(); the event loop lives in simulator.cpp.
 
-#include "model/diagnostic.h"
 #include "estimates.h"
+#include "model/diagnostic.h"
 #include "model/program.h"
 #include "model/topology.h"
 #include "model/trace.h"
@@ -41,26 +41,26 @@ struct SimOptions {
   std::int64_t bytes = 1 << 20;
   /// Protocol model; absent: defaultProtocolParams(program.proto).
   std::optional<ProtocolParams> protocol;
-  double localGBps = 1500; ///< cpy/re: an H100's ~3 TB/s HBM, each byte read once and written once
-  int fifoSlots = 2;       ///< messages a connection holds (Simple: 8 NCCL steps / 4 per message)
-  bool recordEvents = true;      ///< false: only totals (faster sweeps)
+  double localGBps = 1500;  ///< cpy/re: an H100's ~3 TB/s HBM, each byte read once and written once
+  int fifoSlots = 2;        ///< messages a connection holds (Simple: 8 NCCL steps / 4 per message)
+  bool recordEvents = true; ///< false: only totals (faster sweeps)
   bool recordUtilisation = true; ///< per-link utilisation samples over time
 };
 
 /// Per-link totals, sorted busiest first in SimResult::busiestLinks.
 struct LinkTotal {
   int link = 0;
-  std::int64_t bytes = 0;   ///< both directions
-  double busyFraction = 0;  ///< average utilisation over the run, 0..1
+  std::int64_t bytes = 0;  ///< both directions
+  double busyFraction = 0; ///< average utilisation over the run, 0..1
 };
 
 struct SimResult {
   bool ok = false; ///< finished without sim.* errors
   std::vector<Diagnostic> diagnostics;
-  Trace trace;     ///< events (when recorded), per-link usage, totalUs
+  Trace trace; ///< events (when recorded), per-link usage, totalUs
   double timeUs = 0;
-  double algbwGBps = 0; ///< bytes / time
-  double busbwGBps = 0; ///< algbw × busBandwidthFactor
+  double algbwGBps = 0;             ///< bytes / time
+  double busbwGBps = 0;             ///< algbw × busBandwidthFactor
   std::optional<NcclEstimate> nccl; ///< NCCL ring/tree all-reduce estimate for the same size
   std::vector<LinkTotal> busiestLinks;
   ProtocolParams protocol; ///< the parameters used

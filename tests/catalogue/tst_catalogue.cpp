@@ -3,8 +3,8 @@
 // engine/check/schedulecheck), with the buffer geometry of msccl-format.md §4.1, and the
 // documented cost formulas.
 
-#include "check/schedulecheck.h"
 #include "catalogue/catalogue.h"
+#include "check/schedulecheck.h"
 #include "support/corpus.h"
 
 #include <QTest>

@@ -3,9 +3,9 @@
 // error: the Schedule-level conventions of the generators are what lowering and the runtimes
 // expect.
 
+#include "catalogue/catalogue.h"
 #include "check/checker.h"
 #include "compile/lower.h"
-#include "catalogue/catalogue.h"
 #include "support/corpus.h"
 
 #include <QTest>

@@ -2,9 +2,9 @@
 // the reason), .xml output that `cstudio validate` accepts, .json design documents that read
 // back to a Schedule passing the Schedule checks.
 
+#include "catalogue/catalogue.h"
 #include "check/schedulecheck.h"
 #include "io/designdocument.h"
-#include "catalogue/catalogue.h"
 #include "support/cli.h"
 
 #include <QFile>

@@ -2,8 +2,8 @@
 // all-reduce gives its own schedule.* code, names the transfer and, for wrong results, the chunk,
 // what it holds and what it should hold.
 
-#include "check/schedulecheck.h"
 #include "catalogue/catalogue.h"
+#include "check/schedulecheck.h"
 #include "support/corpus.h"
 
 #include <QTest>
@@ -137,7 +137,8 @@ void Test_schedulecheck::twoWritesInOneStep()
   QCOMPARE(d.location.rank, 1);
   QCOMPARE(d.location.step, 0);
   const int other = find(s, 0, 0)->id;
-  QVERIFY(r.diagnostics[found[0]].location.transfer == id || r.diagnostics[found[0]].location.transfer == other);
+  QVERIFY(r.diagnostics[found[0]].location.transfer == id ||
+          r.diagnostics[found[0]].location.transfer == other);
 }
 
 void Test_schedulecheck::readWhileWritten()

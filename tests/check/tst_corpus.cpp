@@ -96,8 +96,7 @@ void Test_corpus::expectedVerdict()
     QVERIFY(wrong.hasMatch());
     const Diagnostic* post = firstWith(found, "postcondition");
     QVERIFY(post);
-    QVERIFY2(QString::fromStdString(post->message)
-                 .contains(wrong.captured(1) + " of "),
+    QVERIFY2(QString::fromStdString(post->message).contains(wrong.captured(1) + " of "),
              post->message.c_str());
   }
   if (expected.contains("post PASS") && !races)
@@ -158,7 +157,8 @@ void Test_corpus::runtimeCompatibility()
 
   // The new executor and RCCL: each missing attribute named, and the coll spelling.
   for (const char* attribute : {"maxBytes", "minBytes", "outofplace"}) {
-    const bool listed = newRuntime.contains(QString("missing required algo attribute ") + attribute);
+    const bool listed =
+        newRuntime.contains(QString("missing required algo attribute ") + attribute);
     bool reported = false;
     for (const Diagnostic& d : executor) {
       if (d.code == "format.missing-attribute" && d.location.attribute == attribute)
@@ -177,9 +177,9 @@ void Test_corpus::runtimeCompatibility()
            oldRuntime.contains("inconsistent with nchunksperloop"));
   if (compatibility.contains("loads in both")) {
     for (const DialectId id : {DialectId::Classic, DialectId::Executor}) {
-      QVERIFY2(acceptedBy(program, id), qPrintable(QString(dialect(id).key.data()) + "\n" +
-                                                   (id == DialectId::Classic ? classicReport
-                                                                             : executorReport)));
+      QVERIFY2(acceptedBy(program, id),
+               qPrintable(QString(dialect(id).key.data()) + "\n" +
+                          (id == DialectId::Classic ? classicReport : executorReport)));
     }
   }
 }
@@ -188,7 +188,8 @@ void Test_corpus::knownBadFilesNameTheProblem()
 {
   CS_REQUIRE_CORPUS();
   // MANIFEST: "race rank 1 ('i', 0): tb 1 vs tb 0 (write not ordered)"
-  const Program forward = test::loadProgram(test::corpusPath("alltonext_forward_2x8r_1i_Simple.xml"));
+  const Program forward =
+      test::loadProgram(test::corpusPath("alltonext_forward_2x8r_1i_Simple.xml"));
   const std::vector<Diagnostic> found = check(forward, detectDialect(forward));
   const Diagnostic* race = firstWith(found, "race");
   QVERIFY(race);

@@ -2,8 +2,8 @@
 // execution, on programs built in code (each differs from a correct one by one edit) and on the
 // shared corpus, whose MANIFEST states the expected verdicts.
 
-#include "check/passes.h"
 #include "catalogue/ringallreduce.h"
+#include "check/passes.h"
 #include "model/buffergeometry.h"
 #include "support/corpus.h"
 #include "support/mutate.h"

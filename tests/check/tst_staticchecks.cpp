@@ -2,8 +2,8 @@
 // program that differs from a correct one by one edit, per dialect where the rule depends on the
 // runtime, plus the corpus expectations of MANIFEST.md.
 
-#include "check/passes.h"
 #include "catalogue/ringallreduce.h"
+#include "check/passes.h"
 #include "model/dialect.h"
 #include "support/corpus.h"
 #include "support/mutate.h"

@@ -190,13 +190,15 @@ void Test_cli::fifoSlotsChangeTheVerdict()
 void Test_cli::exportForExecutor()
 {
   const QString classic = m_dir.filePath("ring-classic.xml");
-  QCOMPARE(cstudio({"generate", "ring-allreduce", "--ranks", "3", "--dialect", "classic", "-o",
-                    classic}).exitCode,
-           0);
+  QCOMPARE(
+      cstudio({"generate", "ring-allreduce", "--ranks", "3", "--dialect", "classic", "-o", classic})
+          .exitCode,
+      0);
   QVERIFY(!readFile(classic).contains("outofplace"));
   const Run before = cstudio({"validate", "--dialect", "executor", classic});
   QCOMPARE(before.exitCode, 1);
-  QVERIFY2(before.out.contains("missing required algo attribute outofplace"), qPrintable(before.out));
+  QVERIFY2(before.out.contains("missing required algo attribute outofplace"),
+           qPrintable(before.out));
 
   const QString exported = m_dir.filePath("ring-executor.xml");
   const Run run = cstudio({"export", classic, "-o", exported, "--dialect", "executor"});
@@ -231,8 +233,8 @@ void Test_cli::info()
 void Test_cli::infoJsonOnCorpus()
 {
   CS_REQUIRE_CORPUS();
-  const Run run =
-      cstudio({"info", "--json", cs::test::corpusPath("allreduce_ring_simple_4r_1ch_1i_Simple.xml")});
+  const Run run = cstudio(
+      {"info", "--json", cs::test::corpusPath("allreduce_ring_simple_4r_1ch_1i_Simple.xml")});
   QCOMPARE(run.exitCode, 0);
   const QJsonObject info = QJsonDocument::fromJson(run.out.toUtf8()).object();
   QCOMPARE(info.value("ngpus").toInt(), 4);

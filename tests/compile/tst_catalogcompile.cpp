@@ -10,10 +10,10 @@
 #include "compile/compileutil.h"
 #include "support/corpus.h"
 
+#include "catalogue/catalogue.h"
 #include "check/checker.h"
 #include "compile/lift.h"
 #include "compile/lower.h"
-#include "catalogue/catalogue.h"
 
 #include <QTest>
 

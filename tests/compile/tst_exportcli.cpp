@@ -3,8 +3,8 @@
 
 #include "compile/compileutil.h"
 #include "compile/schedules.h"
-#include "support/corpus.h"
 #include "support/cli.h"
+#include "support/corpus.h"
 
 #include "check/checker.h"
 #include "io/designdocument.h"

@@ -4,10 +4,10 @@
 #include "compile/compileutil.h"
 #include "support/corpus.h"
 
+#include "catalogue/ringallreduce.h"
 #include "check/checker.h"
 #include "compile/lift.h"
 #include "compile/lower.h"
-#include "catalogue/ringallreduce.h"
 
 #include <QFileInfo>
 #include <QTest>
@@ -120,7 +120,8 @@ void Test_lift::ringProgramLiftsToRingSchedule()
   for (const InstructionOrigin& origin : lifted.origins) {
     const Transfer* t = s.transfer(origin.transferId);
     QVERIFY(t != nullptr);
-    const Step& step = ring.gpus[std::size_t(origin.rank)].threadblocks[0].steps[std::size_t(origin.step)];
+    const Step& step =
+        ring.gpus[std::size_t(origin.rank)].threadblocks[0].steps[std::size_t(origin.step)];
     if (opTraits(step.type).receives)
       QCOMPARE(t->dst.rank, origin.rank);
     else

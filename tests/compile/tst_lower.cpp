@@ -297,7 +297,8 @@ void Test_lower::brokenSchedules()
   if (mutation != 4) {
     bool located = false;
     for (const Diagnostic& d : lowered.diagnostics)
-      located = located || d.location.transfer == (mutation == 6 ? schedule.transfers.back().id : t.id);
+      located =
+          located || d.location.transfer == (mutation == 6 ? schedule.transfers.back().id : t.id);
     QVERIFY(located);
   }
 }

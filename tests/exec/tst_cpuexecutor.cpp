@@ -2,11 +2,11 @@
 // ring all-reduce of engine/catalogue, a hand-written two-rank all-reduce and its broken variant,
 // a deadlock the watchdog must stop, every data type and reduction, and the trace's shape.
 
-#include "exec/plan/reference.h"
-#include "exec/plan/runplan.h"
+#include "catalogue/ringallreduce.h"
 #include "exec/execprograms.h"
 #include "exec/executor.h"
-#include "catalogue/ringallreduce.h"
+#include "exec/plan/reference.h"
+#include "exec/plan/runplan.h"
 
 #include <QTest>
 

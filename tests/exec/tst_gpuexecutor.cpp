@@ -6,11 +6,11 @@
 // the wrong size; the trace's shape. Where messages lie (pulled or staged) is checked on the
 // layout itself.
 
+#include "catalogue/ringallreduce.h"
 #include "exec/corpusmatrix.h"
 #include "exec/execprograms.h"
 #include "exec/executor.h"
 #include "exec/gpu/blocklayout.h"
-#include "catalogue/ringallreduce.h"
 
 #if CS_GPU_TEST_ON_CUDA
 #include "exec/cuda/cudaexecutor.h"

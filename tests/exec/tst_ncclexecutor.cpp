@@ -5,15 +5,15 @@
 // operations) and verified like a run. Without two GPUs the executor must say what it needs; with
 // them (label `gpu`), the ring all-reduce runs verified beside NCCL's own ncclAllReduce.
 
+#include "catalogue/ringallreduce.h"
 #include "exec/cpu/kernels.h"
-#include "exec/plan/reference.h"
 #include "exec/cuda/cudaexecutor.h"
 #include "exec/execprograms.h"
 #include "exec/executor.h"
 #include "exec/nccl/ncclexecutor.h"
 #include "exec/nccl/ncclrounds.h"
 #include "exec/nccl/rankdevices.h"
-#include "catalogue/ringallreduce.h"
+#include "exec/plan/reference.h"
 #include "support/corpus.h"
 
 #include <QTest>

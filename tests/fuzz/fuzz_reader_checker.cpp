@@ -11,8 +11,8 @@
 #include "check/schedulecheck.h"
 #include "compile/lift.h"
 #include "compile/lower.h"
-#include "exec/plan/runplan.h"
 #include "exec/gpu/blocklayout.h"
+#include "exec/plan/runplan.h"
 #include "io/mscclxmlreader.h"
 #include "io/mscclxmlwriter.h"
 

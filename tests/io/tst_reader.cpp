@@ -3,9 +3,9 @@
 
 #include "support/corpus.h"
 
+#include "catalogue/ringallreduce.h"
 #include "io/mscclxmlreader.h"
 #include "io/mscclxmlwriter.h"
-#include "catalogue/ringallreduce.h"
 
 #include <QFileInfo>
 #include <QRandomGenerator>
@@ -19,13 +19,13 @@ namespace {
 // A small valid document; rows below break it in one place each.
 const char* const kValid =
     "<algo name=\"t\" proto=\"Simple\" nchannels=\"1\" nchunksperloop=\"2\" ngpus=\"2\" "
-    "coll=\"allreduce\" inplace=\"1\">\n"                                                    // 1
-    "  <gpu id=\"0\" i_chunks=\"2\" o_chunks=\"0\" s_chunks=\"0\">\n"                        // 2
-    "    <tb id=\"0\" send=\"1\" recv=\"1\" chan=\"0\">\n"                                   // 3
+    "coll=\"allreduce\" inplace=\"1\">\n"                             // 1
+    "  <gpu id=\"0\" i_chunks=\"2\" o_chunks=\"0\" s_chunks=\"0\">\n" // 2
+    "    <tb id=\"0\" send=\"1\" recv=\"1\" chan=\"0\">\n"            // 3
     "      <step s=\"0\" type=\"s\" srcbuf=\"i\" srcoff=\"0\" dstbuf=\"i\" dstoff=\"0\" "
-    "cnt=\"1\" depid=\"-1\" deps=\"-1\" hasdep=\"0\"/>\n"                                    // 4
+    "cnt=\"1\" depid=\"-1\" deps=\"-1\" hasdep=\"0\"/>\n" // 4
     "      <step s=\"1\" type=\"rrc\" srcbuf=\"i\" srcoff=\"1\" dstbuf=\"i\" dstoff=\"1\" "
-    "cnt=\"1\" depid=\"-1\" deps=\"-1\" hasdep=\"0\"/>\n"                                    // 5
+    "cnt=\"1\" depid=\"-1\" deps=\"-1\" hasdep=\"0\"/>\n" // 5
     "    </tb>\n"
     "  </gpu>\n"
     "  <gpu id=\"1\" i_chunks=\"2\" o_chunks=\"0\" s_chunks=\"0\">\n"
@@ -127,49 +127,65 @@ void Test_reader::malformed_data()
   QTest::addColumn<QString>("attribute");
   QTest::addColumn<bool>("modelled"); // whether a Program still comes back
 
-  QTest::newRow("empty file") << QByteArray() << "format.empty" << 0 << "" << "" << false;
-  QTest::newRow("only whitespace") << QByteArray(" \n\n ") << "format.empty" << 0 << "" << ""
-                                   << false;
+  QTest::newRow("empty file") << QByteArray() << "format.empty" << 0 << ""
+                              << "" << false;
+  QTest::newRow("only whitespace") << QByteArray(" \n\n ") << "format.empty" << 0 << ""
+                                   << "" << false;
   QTest::newRow("truncated") << QByteArray(kValid).left(400) << "format.malformed" << 5 << ""
                              << "" << false;
-  QTest::newRow("not xml") << QByteArray("hello") << "format.malformed" << 1 << "" << "" << false;
-  QTest::newRow("wrong root") << QByteArray("<algorithm/>") << "format.root" << 1 << "" << ""
-                              << false;
+  QTest::newRow("not xml") << QByteArray("hello") << "format.malformed" << 1 << ""
+                           << "" << false;
+  QTest::newRow("wrong root") << QByteArray("<algorithm/>") << "format.root" << 1 << ""
+                              << "" << false;
   QTest::newRow("missing cnt")
       << replaced("cnt=\"1\" depid=\"-1\" deps=\"-1\" hasdep=\"0\"/>\n    </tb>",
                   "depid=\"-1\" deps=\"-1\" hasdep=\"0\"/>\n    </tb>")
-      << "format.missing-attribute" << 5 << "step" << "cnt" << true;
-  QTest::newRow("missing ngpus") << replaced(" ngpus=\"2\"", "") << "format.missing-attribute"
-                                 << 1 << "algo" << "ngpus" << true;
-  QTest::newRow("missing tb chan") << replaced(" chan=\"0\"", "") << "format.missing-attribute"
-                                   << 3 << "tb" << "chan" << true;
-  QTest::newRow("non-numeric") << replaced("srcoff=\"1\"", "srcoff=\"one\"")
-                               << "format.bad-number" << 5 << "step" << "srcoff" << true;
+      << "format.missing-attribute" << 5 << "step"
+      << "cnt" << true;
+  QTest::newRow("missing ngpus") << replaced(" ngpus=\"2\"", "") << "format.missing-attribute" << 1
+                                 << "algo"
+                                 << "ngpus" << true;
+  QTest::newRow("missing tb chan")
+      << replaced(" chan=\"0\"", "") << "format.missing-attribute" << 3 << "tb"
+      << "chan" << true;
+  QTest::newRow("non-numeric") << replaced("srcoff=\"1\"", "srcoff=\"one\"") << "format.bad-number"
+                               << 5 << "step"
+                               << "srcoff" << true;
   QTest::newRow("trailing junk") << replaced("i_chunks=\"2\"", "i_chunks=\"2x\"")
-                                 << "format.bad-number" << 2 << "gpu" << "i_chunks" << true;
+                                 << "format.bad-number" << 2 << "gpu"
+                                 << "i_chunks" << true;
   QTest::newRow("out of range") << replaced("i_chunks=\"2\"", "i_chunks=\"99999999999\"")
-                                << "format.bad-number" << 2 << "gpu" << "i_chunks" << true;
-  QTest::newRow("unknown type") << replaced("type=\"rrc\"", "type=\"rrx\"")
-                                << "format.unknown-type" << 5 << "step" << "type" << true;
+                                << "format.bad-number" << 2 << "gpu"
+                                << "i_chunks" << true;
+  QTest::newRow("unknown type") << replaced("type=\"rrc\"", "type=\"rrx\"") << "format.unknown-type"
+                                << 5 << "step"
+                                << "type" << true;
   QTest::newRow("ra") << replaced("type=\"rrc\"", "type=\"ra\"") << "format.unknown-type" << 5
-                      << "step" << "type" << true;
+                      << "step"
+                      << "type" << true;
   QTest::newRow("bad buffer") << replaced("dstbuf=\"i\" dstoff=\"1\"", "dstbuf=\"x\" dstoff=\"1\"")
-                              << "format.bad-value" << 5 << "step" << "dstbuf" << true;
+                              << "format.bad-value" << 5 << "step"
+                              << "dstbuf" << true;
   QTest::newRow("bad proto") << replaced("Simple", "simple") << "format.bad-value" << 1 << "algo"
                              << "proto" << true;
   QTest::newRow("hasdep 2") << replaced("hasdep=\"0\"/>\n    </tb>", "hasdep=\"2\"/>\n    </tb>")
-                            << "format.bad-value" << 5 << "step" << "hasdep" << true;
+                            << "format.bad-value" << 5 << "step"
+                            << "hasdep" << true;
   QTest::newRow("unknown coll") << replaced("allreduce", "allsum") << "format.bad-value" << 1
-                                << "algo" << "coll" << true;
-  QTest::newRow("xml declaration")
-      << QByteArray("<?xml version=\"1.0\"?>\n").append(kValid) << "format.lexical.declaration"
-      << 1 << "" << "" << true;
+                                << "algo"
+                                << "coll" << true;
+  QTest::newRow("xml declaration") << QByteArray("<?xml version=\"1.0\"?>\n").append(kValid)
+                                   << "format.lexical.declaration" << 1 << ""
+                                   << "" << true;
   QTest::newRow("single quotes") << replaced("id=\"1\" i_chunks", "id='1' i_chunks")
-                                 << "format.lexical.quotes" << 8 << "" << "" << true;
-  QTest::newRow("attributes on two lines") << replaced(" o_chunks", "\n      o_chunks")
-                                           << "format.lexical.line-break" << 2 << "" << "" << true;
-  QTest::newRow("tab between elements") << replaced("  <gpu id=\"1\"", "\t<gpu id=\"1\"")
-                                        << "format.lexical.tab" << 8 << "" << "" << true;
+                                 << "format.lexical.quotes" << 8 << ""
+                                 << "" << true;
+  QTest::newRow("attributes on two lines")
+      << replaced(" o_chunks", "\n      o_chunks") << "format.lexical.line-break" << 2 << ""
+      << "" << true;
+  QTest::newRow("tab between elements")
+      << replaced("  <gpu id=\"1\"", "\t<gpu id=\"1\"") << "format.lexical.tab" << 8 << ""
+      << "" << true;
 }
 
 void Test_reader::malformed()
@@ -182,8 +198,8 @@ void Test_reader::malformed()
   QFETCH(bool, modelled);
   const ReadResult result = readMscclXml(std::string_view(text.constData(), size_t(text.size())));
   const Diagnostic* diagnostic = find(result, code);
-  QVERIFY2(diagnostic, qPrintable("no " + code + " in:\n" +
-                                  test::describeDiagnostics(result.diagnostics)));
+  QVERIFY2(diagnostic,
+           qPrintable("no " + code + " in:\n" + test::describeDiagnostics(result.diagnostics)));
   QCOMPARE(diagnostic->severity, Severity::Error);
   QCOMPARE(diagnostic->location.line, line);
   QCOMPARE(QString::fromStdString(diagnostic->location.element), element);
@@ -210,9 +226,8 @@ void Test_reader::sortsGpusAndThreadblocksById()
 
 void Test_reader::keepsUnknownAlgoAttributes()
 {
-  const ReadResult result =
-      readMscclXml(replaced("inplace=\"1\"", "inplace=\"1\" maxcount=\"1\" nthreadblocks=\"24\"")
-                       .toStdString());
+  const ReadResult result = readMscclXml(
+      replaced("inplace=\"1\"", "inplace=\"1\" maxcount=\"1\" nthreadblocks=\"24\"").toStdString());
   QVERIFY(!result.hasErrors());
   QCOMPARE(result.program->extraAttributes.size(), std::size_t{2});
   QCOMPARE(result.program->extraAttributes[1].name, std::string("nthreadblocks"));
@@ -223,14 +238,16 @@ void Test_reader::keepsUnknownAlgoAttributes()
 void Test_reader::numbersAsTheRuntimeReadsThem()
 {
   // strtol(…, 0): "010" is octal 8 and "0x10" is 16; both work but deserve a warning.
-  const ReadResult octal = readMscclXml(replaced("s_chunks=\"0\"", "s_chunks=\"010\"").toStdString());
+  const ReadResult octal =
+      readMscclXml(replaced("s_chunks=\"0\"", "s_chunks=\"010\"").toStdString());
   QVERIFY(!octal.hasErrors());
   QCOMPARE(octal.program->gpus[0].scratchChunks, 8);
   const Diagnostic* warning = find(octal, "format.number-base");
   QVERIFY(warning);
   QCOMPARE(warning->severity, Severity::Warning);
   QVERIFY(QString::fromStdString(warning->message).contains("octal"));
-  const ReadResult hex = readMscclXml(replaced("s_chunks=\"0\"", "s_chunks=\"0x10\"").toStdString());
+  const ReadResult hex =
+      readMscclXml(replaced("s_chunks=\"0\"", "s_chunks=\"0x10\"").toStdString());
   QCOMPARE(hex.program->gpus[0].scratchChunks, 16);
   const ReadResult negative = readMscclXml(replaced("send=\"1\"", "send=\"-1\"").toStdString());
   QCOMPARE(negative.program->gpus[0].threadblocks[0].send, -1);
@@ -258,7 +275,8 @@ void Test_reader::randomBytesNeverCrash()
       c = static_cast<char>(random.bounded(256));
     if (i % 2)
       bytes.prepend("<algo ");
-    const ReadResult result = readMscclXml(std::string_view(bytes.constData(), size_t(bytes.size())));
+    const ReadResult result =
+        readMscclXml(std::string_view(bytes.constData(), size_t(bytes.size())));
     QVERIFY(result.hasErrors() || result.program.has_value());
   }
 }

@@ -3,10 +3,10 @@
 
 #include "support/corpus.h"
 
+#include "catalogue/ringallreduce.h"
 #include "check/checker.h"
 #include "io/mscclxmlreader.h"
 #include "io/mscclxmlwriter.h"
-#include "catalogue/ringallreduce.h"
 
 #include <QDir>
 #include <QFile>
@@ -122,8 +122,8 @@ void Test_writer::executorExportMakesFilesLoadable()
   executor.dialect = DialectId::Executor;
   executor.semantic = false;
   // Classic files lack what the executor requires …
-  QVERIFY(test::hasCode(checkProgram(original, executor), "format.missing-attribute",
-                        Severity::Error));
+  QVERIFY(
+      test::hasCode(checkProgram(original, executor), "format.missing-attribute", Severity::Error));
   const WriteResult written = writeMscclXml(original, {DialectId::Executor});
   const QString algo = algoLine(written.text);
   QVERIFY2(algo.contains(" outofplace=\""), qPrintable(algo));
@@ -140,7 +140,8 @@ void Test_writer::executorExportMakesFilesLoadable()
   QVERIFY(back.program.has_value());
   QCOMPARE(detectDialect(*back.program), DialectId::Executor);
   const std::vector<Diagnostic> after = checkProgram(*back.program, executor);
-  QVERIFY2(!test::hasCode(after, "format.missing-attribute"), qPrintable(test::describeDiagnostics(after)));
+  QVERIFY2(!test::hasCode(after, "format.missing-attribute"),
+           qPrintable(test::describeDiagnostics(after)));
   QVERIFY2(!test::hasCode(after, "select.coll"), qPrintable(test::describeDiagnostics(after)));
   QCOMPARE(back.program->usableInPlace(), original.usableInPlace());
   QCOMPARE(back.program->usableOutOfPlace(), original.usableOutOfPlace());
@@ -194,7 +195,8 @@ void Test_writer::sizeBoundsKeepTheirMeaning()
   QVERIFY(algoLine(toClassic.text).contains("maxBytes=\"2147483647\""));
   QVERIFY(hasNote(toClassic, "export.max-bytes"));
   executor.maxBytes = 1000;
-  QVERIFY(algoLine(writeMscclXml(executor, {DialectId::Classic}).text).contains("maxBytes=\"1001\""));
+  QVERIFY(
+      algoLine(writeMscclXml(executor, {DialectId::Classic}).text).contains("maxBytes=\"1001\""));
 }
 
 void Test_writer::bothModesForClassic()

@@ -117,7 +117,8 @@ void Test_model::detectDialect_data()
   QTest::newRow("outofplace") << "allreduce" << 0 << int(DialectId::Executor);
   QTest::newRow("reducescatter") << "reducescatter" << 1 << int(DialectId::Executor);
   QTest::newRow("custom with outofplace") << "custom" << 1 << int(DialectId::Classic);
-  QTest::newRow("reduce_scatter with outofplace") << "reduce_scatter" << 1 << int(DialectId::Classic);
+  QTest::newRow("reduce_scatter with outofplace")
+      << "reduce_scatter" << 1 << int(DialectId::Classic);
 }
 
 void Test_model::detectDialect()
@@ -218,7 +219,8 @@ void Test_model::ringAllReduceShape()
   QCOMPARE(tb.recv, 0);
   QCOMPARE(tb.chan, 1);
   QCOMPARE(tb.steps.front().type, OpType::Send);
-  QCOMPARE(tb.steps.front().srcOff, 4 + 1); // channel 1 owns chunks 4..7; rank 1 starts with its own
+  QCOMPARE(tb.steps.front().srcOff,
+           4 + 1); // channel 1 owns chunks 4..7; rank 1 starts with its own
   QCOMPARE(tb.steps[3].type, OpType::RecvReduceCopySend);
   QCOMPARE(tb.steps.back().type, OpType::Recv);
   for (std::size_t i = 0; i < tb.steps.size(); ++i)

@@ -3,9 +3,9 @@
 #include "simtestutil.h"
 #include "support/corpus.h"
 
+#include "catalogue/ringallreduce.h"
 #include "io/chrometrace.h"
 #include "io/mscclxmlreader.h"
-#include "catalogue/ringallreduce.h"
 #include "model/topologypresets.h"
 #include "sim/simulator.h"
 

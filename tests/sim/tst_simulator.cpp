@@ -72,7 +72,7 @@ private slots:
   void flowNetworkRebalances()
   {
     FlowNetwork network({10, 4});
-    const int a = network.add({0}, 80, 0);     // alone on link 0: 10/µs, done at 8
+    const int a = network.add({0}, 80, 0); // alone on link 0: 10/µs, done at 8
     QCOMPARE(network.nextCompletion(), 8.0);
     // From t=2 (A has 60 left) B is limited by link 1 to 4/µs and A takes the other 6.
     const int b = network.add({0, 1}, 8, 2);
@@ -97,10 +97,10 @@ private slots:
     QTest::newRow("ring-4") << "ring-4" << 4 << 100.0 << 2.0 << qint64(64 << 20);
     QTest::newRow("ring-8 small") << "ring-8" << 8 << 100.0 << 2.0 << qint64(8 << 10);
     QTest::newRow("ring-8") << "ring-8" << 8 << 50.0 << 5.0 << qint64(1 << 30);
-    QTest::newRow("fully-connected-4") << "fully-connected-4" << 4 << 100.0 << 2.0
-                                       << qint64(64 << 20);
-    QTest::newRow("fully-connected-8") << "fully-connected-8" << 8 << 300.0 << 0.7
-                                       << qint64(256 << 20);
+    QTest::newRow("fully-connected-4")
+        << "fully-connected-4" << 4 << 100.0 << 2.0 << qint64(64 << 20);
+    QTest::newRow("fully-connected-8")
+        << "fully-connected-8" << 8 << 300.0 << 0.7 << qint64(256 << 20);
   }
 
   void ringAllReduceClosedForm()
@@ -111,9 +111,8 @@ private slots:
     QFETCH(double, latency);
     QFETCH(qint64, bytes);
     const Program program = makeRingAllReduce({ranks, 1, Protocol::Simple});
-    const SimResult result =
-        simulateProgram(program, preset(topology.toStdString(), bandwidth, latency),
-                        pureOptions(bytes));
+    const SimResult result = simulateProgram(
+        program, preset(topology.toStdString(), bandwidth, latency), pureOptions(bytes));
     QVERIFY2(result.ok, qPrintable(describe(result)));
     // 2(N-1) hops one after another, each α + S/(N·β); β in bytes per µs.
     const double n = ranks;
@@ -169,8 +168,8 @@ private slots:
       }
     }
     const std::int64_t bytes = 6 << 20;
-    const SimResult result = simulateProgram(program, preset("fully-connected-6", 100, 2),
-                                             pureOptions(bytes));
+    const SimResult result =
+        simulateProgram(program, preset("fully-connected-6", 100, 2), pureOptions(bytes));
     QVERIFY2(result.ok, qPrintable(describe(result)));
     const double expected = 2 + (bytes / n) / 100e3;
     QVERIFY2(within(result.timeUs, expected, 0.01),
@@ -344,8 +343,8 @@ private slots:
     // every GPU port carries 2(N-1)/N · S in each direction.
     const Program program = makeRingAllReduce({8, 1, Protocol::Simple});
     const std::int64_t bytes = 64 << 20;
-    const SimResult result = simulateProgram(program, *makePresetTopology("dgx-h100"),
-                                             pureOptions(bytes));
+    const SimResult result =
+        simulateProgram(program, *makePresetTopology("dgx-h100"), pureOptions(bytes));
     QVERIFY2(result.ok, qPrintable(describe(result)));
     for (const TraceEvent& event : result.trace.events) {
       if (opTraits(event.op).sends)

@@ -31,7 +31,6 @@ std::vector<LinkKind> kindsOf(const Topology& topology, const Route& route)
   return kinds;
 }
 
-
 } // namespace
 
 class TestTopology : public QObject
@@ -86,8 +85,8 @@ private slots:
     for (int r = 0; r < 8; ++r) {
       double nvlink = 0;
       for (const TopologyLink& link : dgx1.links) {
-        if (link.kind == LinkKind::NvLink && (link.a == dgx1.gpuNode(r)->id ||
-                                              link.b == dgx1.gpuNode(r)->id))
+        if (link.kind == LinkKind::NvLink &&
+            (link.a == dgx1.gpuNode(r)->id || link.b == dgx1.gpuNode(r)->id))
           nvlink += link.bandwidthGBps;
       }
       QCOMPARE(nvlink, 6 * 25.0);
@@ -178,9 +177,9 @@ private slots:
     QVERIFY(across);
     QCOMPARE(pathNames(topology, *across, topology.gpuNode(2)->id),
              QStringList({"GPU2", "NIC2", "NetworkSwitch", "NIC13", "GPU13"}));
-    QCOMPARE(kindsOf(topology, *across), std::vector<LinkKind>({LinkKind::Pcie, LinkKind::Network,
-                                                                LinkKind::Network,
-                                                                LinkKind::Pcie}));
+    QCOMPARE(kindsOf(topology, *across),
+             std::vector<LinkKind>(
+                 {LinkKind::Pcie, LinkKind::Network, LinkKind::Network, LinkKind::Pcie}));
     QCOMPARE(across->bottleneckGBps, 50.0);
     // Inside a node the NVSwitch wins: two NVLink hops.
     const Route* inside = table.route(9, 15);
@@ -240,32 +239,46 @@ private slots:
     QTest::addColumn<QString>("code");
     QTest::addColumn<QString>("where");
     const QString node = R"({"id": 0, "kind": "gpu", "rank": 0})";
-    QTest::newRow("syntax") << "{\"nodes\": [" << "topology.parse" << "";
-    QTest::newRow("not object") << "[1]" << "topology.type" << "$";
-    QTest::newRow("no nodes") << "{}" << "topology.missing-field" << "$.nodes";
+    QTest::newRow("syntax") << "{\"nodes\": ["
+                            << "topology.parse"
+                            << "";
+    QTest::newRow("not object") << "[1]"
+                                << "topology.type"
+                                << "$";
+    QTest::newRow("no nodes") << "{}"
+                              << "topology.missing-field"
+                              << "$.nodes";
     QTest::newRow("bad kind") << R"({"nodes": [{"id": 0, "kind": "tpu"}]})"
-                              << "topology.unknown-kind" << "$.nodes[0].kind";
+                              << "topology.unknown-kind"
+                              << "$.nodes[0].kind";
     QTest::newRow("duplicate rank")
         << "{\"nodes\": [" + node + R"(, {"id": 1, "kind": "gpu", "rank": 0}]})"
-        << "topology.duplicate-rank" << "$.nodes[1].rank";
+        << "topology.duplicate-rank"
+        << "$.nodes[1].rank";
     QTest::newRow("duplicate id")
         << R"({"nodes": [{"id": 0, "kind": "gpu", "rank": 0}, {"id": 0, "kind": "cpu"}]})"
-        << "topology.duplicate-id" << "$.nodes[1].id";
+        << "topology.duplicate-id"
+        << "$.nodes[1].id";
     QTest::newRow("missing node")
         << R"({"nodes": [{"id": 0, "kind": "gpu"}], "links": [{"id": 0, "a": 0, "b": 7,
               "kind": "nvlink", "bandwidth_GBps": 10}]})"
-        << "topology.missing-node" << "$.links[0].b";
+        << "topology.missing-node"
+        << "$.links[0].b";
     QTest::newRow("zero bandwidth")
         << R"({"nodes": [{"id": 0, "kind": "gpu"}, {"id": 1, "kind": "cpu"}], "links": [{"id": 0,
               "a": 0, "b": 1, "kind": "pcie", "bandwidth_GBps": 0}]})"
-        << "topology.bad-bandwidth" << "$.links[0].bandwidth_GBps";
+        << "topology.bad-bandwidth"
+        << "$.links[0].bandwidth_GBps";
     QTest::newRow("negative latency")
         << R"({"nodes": [{"id": 0, "kind": "gpu"}, {"id": 1, "kind": "cpu"}], "links": [{"id": 0,
               "a": 0, "b": 1, "kind": "pcie", "bandwidth_GBps": 5, "latency_us": -1}]})"
-        << "topology.bad-latency" << "$.links[0].latency_us";
-    QTest::newRow("string id") << R"({"nodes": [{"id": "0", "kind": "gpu"}]})" << "topology.type"
+        << "topology.bad-latency"
+        << "$.links[0].latency_us";
+    QTest::newRow("string id") << R"({"nodes": [{"id": "0", "kind": "gpu"}]})"
+                               << "topology.type"
                                << "$.nodes[0].id";
-    QTest::newRow("newer version") << R"({"version": 2, "nodes": []})" << "topology.version"
+    QTest::newRow("newer version") << R"({"version": 2, "nodes": []})"
+                                   << "topology.version"
                                    << "reads version 1";
   }
 
@@ -278,8 +291,7 @@ private slots:
     QVERIFY(!read.topology);
     bool found = false;
     for (const Diagnostic& d : read.diagnostics) {
-      if (d.code == code.toStdString() &&
-          QString::fromStdString(d.message).contains(where))
+      if (d.code == code.toStdString() && QString::fromStdString(d.message).contains(where))
         found = true;
     }
     QVERIFY2(found, qPrintable(read.diagnostics.empty()

@@ -5,8 +5,8 @@
 #include "io/topologyloader.h"
 #include "model/routing.h"
 
-#include <QFile>
 #include "simtestutil.h"
+#include <QFile>
 
 #include <QTest>
 
@@ -57,7 +57,6 @@ const TopologyNode* named(const Topology& topology, const std::string& name)
   }
   return nullptr;
 }
-
 
 } // namespace
 
@@ -112,13 +111,12 @@ private slots:
     QCOMPARE(static_cast<int>(topology.links.size()), 8);
     // rank attributes win over dev: dev 1 hosts rank 0.
     QCOMPARE(topology.gpuNode(0)->name, std::string("GPU1"));
-    const TopologyLink* pair = linkBetween(topology, topology.gpuNode(0)->id,
-                                           topology.gpuNode(1)->id);
+    const TopologyLink* pair =
+        linkBetween(topology, topology.gpuNode(0)->id, topology.gpuNode(1)->id);
     QVERIFY(pair);
     QCOMPARE(pair->kind, LinkKind::NvLink);
     QCOMPARE(pair->bandwidthGBps, 50.0);
-    QCOMPARE(linkBetween(topology, topology.gpuNode(1)->id, topology.gpuNode(2)->id)
-                 ->bandwidthGBps,
+    QCOMPARE(linkBetween(topology, topology.gpuNode(1)->id, topology.gpuNode(2)->id)->bandwidthGBps,
              25.0);
     // 8 GT/s × 16 lanes with 128b/130b coding.
     const TopologyNode* bridge = named(topology, "PCIe 0000:15:00.0");
@@ -138,9 +136,12 @@ private slots:
   {
     QTest::addColumn<QString>("text");
     QTest::addColumn<QString>("code");
-    QTest::newRow("broken xml") << "<system><cpu>\n<pci busid=\"x\">" << "topology.nccl-parse";
-    QTest::newRow("wrong root") << "<algo/>" << "topology.nccl-format";
-    QTest::newRow("no gpu") << "<system><cpu numaid=\"0\"/></system>" << "topology.nccl-no-gpu";
+    QTest::newRow("broken xml") << "<system><cpu>\n<pci busid=\"x\">"
+                                << "topology.nccl-parse";
+    QTest::newRow("wrong root") << "<algo/>"
+                                << "topology.nccl-format";
+    QTest::newRow("no gpu") << "<system><cpu numaid=\"0\"/></system>"
+                            << "topology.nccl-no-gpu";
     QTest::newRow("duplicate rank")
         << "<system><cpu><pci busid=\"0000:01:00.0\"><gpu dev=\"0\" rank=\"0\"/></pci>"
            "<pci busid=\"0000:02:00.0\"><gpu dev=\"1\" rank=\"0\"/></pci></cpu></system>"
@@ -166,7 +167,7 @@ private slots:
     QCOMPARE(countKind(topology, NodeKind::NvSwitch), 1);
     QCOMPARE(countKind(topology, NodeKind::Nic), 4);
     QCOMPARE(countKind(topology, NodeKind::PcieSwitch), 4); // a NIC with its two GPUs each
-    QCOMPARE(countKind(topology, NodeKind::Cpu), 2);         // NUMA affinity 0 and 1
+    QCOMPARE(countKind(topology, NodeKind::Cpu), 2);        // NUMA affinity 0 and 1
     QCOMPARE(static_cast<int>(topology.links.size()), 8 + 4 * 4 + 1);
     const TopologyNode* fabric = named(topology, "NVSwitch");
     for (int r = 0; r < 8; ++r)
@@ -199,8 +200,7 @@ private slots:
     QCOMPARE(nvlinks, 16);
     for (const double total : perGpu)
       QCOMPARE(total, 150.0); // six 25 GB/s links per V100
-    QCOMPARE(linkBetween(topology, topology.gpuNode(0)->id, topology.gpuNode(1)->id)
-                 ->bandwidthGBps,
+    QCOMPARE(linkBetween(topology, topology.gpuNode(0)->id, topology.gpuNode(1)->id)->bandwidthGBps,
              50.0);
     QVERIFY(!linkBetween(topology, topology.gpuNode(0)->id, topology.gpuNode(5)->id));
     QVERIFY(findRoute(topology, topology.gpuNode(0)->id, topology.gpuNode(5)->id));
@@ -211,12 +211,17 @@ private slots:
     QTest::addColumn<QString>("text");
     QTest::addColumn<QString>("code");
     QTest::addColumn<QString>("where");
-    QTest::newRow("no matrix") << "No devices were found\n" << "topology.smi-parse" << "GPU0";
+    QTest::newRow("no matrix") << "No devices were found\n"
+                               << "topology.smi-parse"
+                               << "GPU0";
     QTest::newRow("short row") << "\tGPU0\tGPU1\nGPU0\t X \tNV4\nGPU1\tNV4\n"
-                               << "topology.smi-row" << "line 3";
+                               << "topology.smi-row"
+                               << "line 3";
     QTest::newRow("bad cell") << "\tGPU0\tGPU1\nGPU0\t X \tNVX\nGPU1\tNV4\t X \n"
-                              << "topology.smi-cell" << "line 2, column GPU1";
-    QTest::newRow("missing row") << "\tGPU0\tGPU1\nGPU0\t X \tNV4\n" << "topology.smi-row"
+                              << "topology.smi-cell"
+                              << "line 2, column GPU1";
+    QTest::newRow("missing row") << "\tGPU0\tGPU1\nGPU0\t X \tNV4\n"
+                                 << "topology.smi-row"
                                  << "GPU1";
   }
 

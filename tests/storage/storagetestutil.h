@@ -2,8 +2,8 @@
 
 // Helpers shared by the storage tests: generated MSCCL XML with a marker.
 
-#include "io/mscclxmlwriter.h"
 #include "catalogue/ringallreduce.h"
+#include "io/mscclxmlwriter.h"
 #include "support/files.h"
 
 #include <QString>

@@ -4,8 +4,8 @@
 
 #include "library.h"
 
-#include "io/mscclxmlwriter.h"
 #include "catalogue/ringallreduce.h"
+#include "io/mscclxmlwriter.h"
 
 #include <cstdio>
 #include <string>

@@ -73,8 +73,8 @@ void Test_librarycli::listAndSearchJson()
   QCOMPARE(named("ring-allreduce-4")["ranks"].toInt(), 4);
   QCOMPARE(named("direct-alltoall-8")["collective"].toString(), QString("all-to-all"));
 
-  const Run search = cstudio({"library", "search", "ring", "--ranks", "8", "--json",
-                              "--library", m_library});
+  const Run search =
+      cstudio({"library", "search", "ring", "--ranks", "8", "--json", "--library", m_library});
   QCOMPARE(search.exitCode, 0);
   const QJsonArray found = QJsonDocument::fromJson(search.out.toUtf8()).array();
   QStringList foundNames;
@@ -96,7 +96,7 @@ void Test_librarycli::importShowHistoryDiffRestore()
   const QString folder = m_dir.filePath("in");
   QVERIFY(QDir().mkpath(folder));
   QVERIFY(cs::test::writeFile(folder + "/ring-allreduce-4.xml",
-                               QByteArray::fromStdString(cs::test::ringXml(8, "bigger"))));
+                              QByteArray::fromStdString(cs::test::ringXml(8, "bigger"))));
   QVERIFY(cs::test::writeFile(folder + "/bad.xml", "<algo"));
   const Run imported = cstudio({"library", "import", folder, "--library", m_library});
   QCOMPARE(imported.exitCode, 1); // one file failed
@@ -104,29 +104,29 @@ void Test_librarycli::importShowHistoryDiffRestore()
   QVERIFY2(imported.err.contains("bad.xml: not MSCCL XML"), qPrintable(imported.err));
   QVERIFY(imported.out.contains("imported 1 of 2 files"));
 
-  const Run history = cstudio({"library", "history", "ring-allreduce-4", "--json", "--library",
-                               m_library});
+  const Run history =
+      cstudio({"library", "history", "ring-allreduce-4", "--json", "--library", m_library});
   QCOMPARE(history.exitCode, 0);
   const QJsonArray versions = QJsonDocument::fromJson(history.out.toUtf8()).array();
   QCOMPARE(versions.size(), 2);
   QCOMPARE(versions[1].toObject()["shape"].toObject()["ranks"].toInt(), 8);
 
-  const Run diff = cstudio({"library", "diff", "ring-allreduce-4", "1", "2", "--json",
-                            "--library", m_library});
+  const Run diff =
+      cstudio({"library", "diff", "ring-allreduce-4", "1", "2", "--json", "--library", m_library});
   QCOMPARE(diff.exitCode, 0);
   const QJsonObject d = QJsonDocument::fromJson(diff.out.toUtf8()).object();
   QCOMPARE(d["from"].toObject()["threadblocks"].toInt(), 4);
   QCOMPARE(d["to"].toObject()["threadblocks"].toInt(), 8);
 
-  const Run restore = cstudio({"library", "restore", "ring-allreduce-4", "1", "--library",
-                               m_library});
+  const Run restore =
+      cstudio({"library", "restore", "ring-allreduce-4", "1", "--library", m_library});
   QCOMPARE(restore.exitCode, 0);
   QVERIFY(restore.out.contains("restored as v3"));
   const Run xml = cstudio({"library", "show", "ring-allreduce-4", "--xml", "--library", m_library});
   QCOMPARE(xml.exitCode, 0);
   QCOMPARE(xml.out.count("<gpu "), 4);
-  const Run show = cstudio({"library", "show", "ring-allreduce-4", "--version", "2", "--library",
-                            m_library});
+  const Run show =
+      cstudio({"library", "show", "ring-allreduce-4", "--version", "2", "--library", m_library});
   QVERIFY(show.out.contains("version:  v2 of 3"));
   QVERIFY(show.out.contains("verdict:  ok"));
 }
@@ -161,8 +161,8 @@ void Test_librarycli::badLibraryExitsTwo()
   QTemporaryDir dir;
   const QString path = dir.filePath("bad.sqlite");
   QVERIFY(cs::test::writeFile(path, bytes));
-  for (const QStringList& command : {QStringList{"list"}, QStringList{"import", dir.path()},
-                                     QStringList{"delete", "x"}}) {
+  for (const QStringList& command :
+       {QStringList{"list"}, QStringList{"import", dir.path()}, QStringList{"delete", "x"}}) {
     const Run run = cstudio(QStringList{"library"} + command + QStringList{"--library", path});
     QCOMPARE(run.exitCode, 2);
     QVERIFY2(run.err.contains(path + ": not a Collective Studio library"), qPrintable(run.err));

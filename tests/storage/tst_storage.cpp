@@ -4,8 +4,8 @@
 #include "storagetestutil.h"
 #include "support/corpus.h"
 
-#include "io/mscclxmlreader.h"
 #include "catalogue/catalogue.h"
+#include "io/mscclxmlreader.h"
 #include "library.h"
 #include "sqlite.h"
 
@@ -196,10 +196,8 @@ void Test_storage::diffComparesTransfersOfSchedules()
 
   Result<VersionDiff> diff = library.diff(versions[0].id, versions[1].id);
   QVERIFY(diff->transfersCompared);
-  QCOMPARE(diff->transfersAdded,
-           std::vector<std::string>{"step 1: r0 i[0] -> r1 i[0] x1 reduce"});
-  QCOMPARE(diff->transfersRemoved,
-           std::vector<std::string>{"step 0: r0 i[0] -> r1 i[0] x1 copy"});
+  QCOMPARE(diff->transfersAdded, std::vector<std::string>{"step 1: r0 i[0] -> r1 i[0] x1 reduce"});
+  QCOMPARE(diff->transfersRemoved, std::vector<std::string>{"step 0: r0 i[0] -> r1 i[0] x1 copy"});
 }
 
 void Test_storage::brokenXmlKeepsItsVerdict()
@@ -287,11 +285,23 @@ void Test_storage::runsAndTraces()
   trace.ranks = 2;
   trace.bytes = 1 << 20;
   trace.totalUs = 12.375;
-  trace.events.push_back({.rank = 0, .op = OpType::Send, .peer = 1, .bytes = 524288,
-                          .end = 5.125, .linkPath = {3, 4}});
-  trace.events.push_back({.rank = 1, .step = 1, .slice = 2, .op = OpType::RecvReduceCopySend,
-                          .peer = 0, .recvPeer = 0, .channel = 1, .bytes = 524288,
-                          .start = 5.125, .end = 12.375, .linkPath = {}});
+  trace.events.push_back({.rank = 0,
+                          .op = OpType::Send,
+                          .peer = 1,
+                          .bytes = 524288,
+                          .end = 5.125,
+                          .linkPath = {3, 4}});
+  trace.events.push_back({.rank = 1,
+                          .step = 1,
+                          .slice = 2,
+                          .op = OpType::RecvReduceCopySend,
+                          .peer = 0,
+                          .recvPeer = 0,
+                          .channel = 1,
+                          .bytes = 524288,
+                          .start = 5.125,
+                          .end = 12.375,
+                          .linkPath = {}});
   trace.links.push_back({3, 524288, 0, {{0.0, 0.5}, {5.125, 0.0}}});
   RunRecord run;
   run.versionId = saved->versionId;
@@ -411,8 +421,9 @@ void Test_storage::newLibraryIsSeeded()
   // Seeding again stores nothing new; no temporary file is left beside the library.
   QVERIFY(library->seedExamples().ok());
   QCOMPARE(library->history(library->algorithm("ring-allreduce-4")->id)->size(), std::size_t{1});
-  QCOMPARE(QDir(dir.filePath("sub/dir")).entryList(QDir::Files | QDir::Hidden).filter(".new-").size(),
-           0);
+  QCOMPARE(
+      QDir(dir.filePath("sub/dir")).entryList(QDir::Files | QDir::Hidden).filter(".new-").size(),
+      0);
   QCOMPARE(*library->integrityCheck(), std::string("ok"));
 }
 

@@ -86,7 +86,9 @@ void Test_storagefiles::badFilesAreRefusedUntouched_data()
 
   QTemporaryDir dir;
   const std::string path = dir.filePath("whole.sqlite").toStdString();
-  { QVERIFY(Library::open(path).ok()); }
+  {
+    QVERIFY(Library::open(path).ok());
+  }
   const QByteArray whole = test::readFile(QString::fromStdString(path));
   QVERIFY(whole.size() > 8192);
   QTest::newRow("truncated library") << whole.left(whole.size() / 2) << "truncated";
@@ -130,7 +132,9 @@ void Test_storagefiles::newerSchemaOpensReadOnly()
 {
   QTemporaryDir dir;
   const std::string path = dir.filePath("library.sqlite").toStdString();
-  { QVERIFY(Library::open(path).ok()); }
+  {
+    QVERIFY(Library::open(path).ok());
+  }
   {
     sql::Connection db;
     QVERIFY(db.open(path, sql::OpenMode::ReadWrite));
@@ -196,7 +200,9 @@ void Test_storagefiles::fullDiskStoresNothing()
 {
   QTemporaryDir dir;
   const std::string path = dir.filePath("library.sqlite").toStdString();
-  { QVERIFY(Library::open(path).ok()); }
+  {
+    QVERIFY(Library::open(path).ok());
+  }
   std::int64_t pages = 0;
   {
     sql::Connection db;
@@ -227,7 +233,9 @@ void Test_storagefiles::readOnlyDirectory()
   const QString folder = dir.filePath("shared");
   QVERIFY(QDir().mkpath(folder));
   const std::string path = (folder + "/library.sqlite").toStdString();
-  { QVERIFY(Library::open(path).ok()); }
+  {
+    QVERIFY(Library::open(path).ok());
+  }
   QVERIFY(::chmod(folder.toLocal8Bit().constData(), 0555) == 0);
   bool immutable = false;
   if (canWriteIn(folder)) {
@@ -274,7 +282,9 @@ void Test_storagefiles::readOnlyOpenRefusesWrites()
 {
   QTemporaryDir dir;
   const std::string path = dir.filePath("library.sqlite").toStdString();
-  { QVERIFY(Library::open(path).ok()); }
+  {
+    QVERIFY(Library::open(path).ok());
+  }
   OpenOptions options;
   options.readOnly = true;
   Result<Library> library = Library::open(path, options);
@@ -297,8 +307,8 @@ void Test_storagefiles::importFolder()
   QVERIFY(test::writeFile(folder + "/readme.txt", "ignored"));
   Result<Library> library = Library::open(dir.filePath("library.sqlite").toStdString(), unseeded());
   std::vector<Progress> steps;
-  Result<ImportReport> report =
-      library->importFolder(folder.toStdString(), [&steps](const Progress& p) { steps.push_back(p); });
+  Result<ImportReport> report = library->importFolder(
+      folder.toStdString(), [&steps](const Progress& p) { steps.push_back(p); });
   QVERIFY(report.ok());
   QCOMPARE(report->files, 3);
   QCOMPARE(report->added, 2);
@@ -352,7 +362,8 @@ void Test_storagefiles::exportEverything()
   QVERIFY(QFile::exists(out + "/history/ring-allreduce-4/v1.xml"));
   QCOMPARE(test::readFile(out + "/odd_name.xml").toStdString(), test::ringXml(2, "odd"));
   QCOMPARE(test::readFile(out + "/topologies/dgx_h100.json"), QByteArray("{}"));
-  const QJsonObject manifest = QJsonDocument::fromJson(test::readFile(out + "/library.json")).object();
+  const QJsonObject manifest =
+      QJsonDocument::fromJson(test::readFile(out + "/library.json")).object();
   QCOMPARE(manifest["algorithms"].toArray().size(), static_cast<qsizetype>(kSeeded) + 1);
   QCOMPARE(manifest["topologies"].toArray().size(), 1);
   // The exported heads import back as the same contents: nothing new.

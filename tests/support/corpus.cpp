@@ -75,8 +75,9 @@ Program loadProgram(const QString& path)
 {
   ReadResult result = readMscclXmlFile(path.toStdString());
   if (!result.program || result.hasErrors()) {
-    QTest::qFail(qPrintable("cannot read " + path + ":\n" + describeDiagnostics(result.diagnostics)),
-                 __FILE__, __LINE__);
+    QTest::qFail(
+        qPrintable("cannot read " + path + ":\n" + describeDiagnostics(result.diagnostics)),
+        __FILE__, __LINE__);
     return {};
   }
   return std::move(*result.program);
@@ -88,8 +89,8 @@ QString describeDiagnostics(const std::vector<Diagnostic>& diagnostics)
   for (const Diagnostic& d : diagnostics) {
     text += QString::fromStdString(std::string(severityName(d.severity))) + ' ' +
             QString::fromStdString(d.code) + " [" + QString::fromStdString(describe(d.location)) +
-            " line " + QString::number(d.location.line) + "] " +
-            QString::fromStdString(d.message) + '\n';
+            " line " + QString::number(d.location.line) + "] " + QString::fromStdString(d.message) +
+            '\n';
   }
   return text;
 }

@@ -36,9 +36,10 @@ bool hasCode(const std::vector<Diagnostic>& diagnostics, const char* code,
 
 } // namespace cs::test
 
-/// Skips the current test (or the whole data-driven test from its _data function) without the corpus.
-#define CS_REQUIRE_CORPUS()                                                                         \
-  do {                                                                                              \
-    if (cs::test::corpusDir().isEmpty())                                                            \
-      QSKIP("CSTUDIO_CORPUS_DIR is not set; .ci/run points it at ../shared/corpus");                \
+/// Skips the current test (or the whole data-driven test from its _data function) without the
+/// corpus.
+#define CS_REQUIRE_CORPUS()                                                                        \
+  do {                                                                                             \
+    if (cs::test::corpusDir().isEmpty())                                                           \
+      QSKIP("CSTUDIO_CORPUS_DIR is not set; .ci/run points it at ../shared/corpus");               \
   } while (false)

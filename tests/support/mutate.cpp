@@ -6,8 +6,8 @@
 
 namespace cs::test {
 
-Step makeStep(OpType type, Buffer srcBuf, int srcOff, Buffer dstBuf, int dstOff, int cnt,
-              int depid, int deps, bool hasdep)
+Step makeStep(OpType type, Buffer srcBuf, int srcOff, Buffer dstBuf, int dstOff, int cnt, int depid,
+              int deps, bool hasdep)
 {
   Step step;
   step.type = type;

@@ -106,12 +106,12 @@ ExportDialog::ExportDialog(const Program& program, DialectId current, const QStr
     auto* verdictIcon = new QLabel(row);
     verdictIcon->setPixmap(drawnIcon(report.accepted ? WindowIcon::Ok : WindowIcon::Error)
                                .pixmap(QSize(18, 18), devicePixelRatioF()));
-    auto* verdict =
-        new QLabel(report.accepted ? tr("loads this file")
-                                   : tr("rejects this file (%1)")
-                                         .arg(countText(static_cast<long long>(report.errors.size()),
-                                                      tr("problem"), tr("problems"))),
-                   row);
+    auto* verdict = new QLabel(
+        report.accepted ? tr("loads this file")
+                        : tr("rejects this file (%1)")
+                              .arg(countText(static_cast<long long>(report.errors.size()),
+                                             tr("problem"), tr("problems"))),
+        row);
     QPalette verdictPalette = verdict->palette();
     verdictPalette.setColor(QPalette::WindowText, report.accepted ? okColor() : errorColor());
     verdict->setPalette(verdictPalette);

@@ -81,7 +81,7 @@ QString verdictText(const storage::VerdictSummary& verdict)
   if (verdict.verdict == "ok")
     return verdict.warnings > 0 ? LibraryPanel::tr("correct, %1")
                                       .arg(countText(verdict.warnings, LibraryPanel::tr("warning"),
-                                                   LibraryPanel::tr("warnings")))
+                                                     LibraryPanel::tr("warnings")))
                                 : LibraryPanel::tr("correct");
   if (verdict.verdict == "errors")
     return countText(verdict.errors, LibraryPanel::tr("error"), LibraryPanel::tr("errors")) +
@@ -282,7 +282,8 @@ void LibraryPanel::populateAlgorithms(QTreeWidgetItem* group)
   }
   for (const storage::AlgorithmRecord& record : *found) {
     const QString details = toQString(record.collective) + QStringLiteral(" · ") +
-                            countText(record.ranks, tr("rank"), tr("ranks")) + QStringLiteral(" · ") +
+                            countText(record.ranks, tr("rank"), tr("ranks")) +
+                            QStringLiteral(" · ") +
                             countText(record.headVersion, tr("version"), tr("versions"));
     QTreeWidgetItem* item = makeItem(group, ItemKind::Algorithm, toQString(record.name), details);
     item->setIcon(0, drawnIcon(WindowIcon::Algorithm));

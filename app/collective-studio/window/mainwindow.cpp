@@ -194,8 +194,8 @@ void MainWindow::activateProblem(const Problem& problem)
   // The panel selects the offending item; the window brings the view that shows it forward:
   // the Program for what the Program checker found at an instruction (a deadlock is about the
   // order of instructions, not about the transfer they carry), the timeline otherwise.
-  const bool atInstruction = problem.stage == ProblemStage::Program && problem.rank &&
-                             problem.tb && problem.step;
+  const bool atInstruction =
+      problem.stage == ProblemStage::Program && problem.rank && problem.tb && problem.step;
   if (!atInstruction && problem.transferId >= 0 && m_document->shownSchedule() &&
       m_document->shownSchedule()->transfer(problem.transferId)) {
     if (!m_document->selection().transfers.contains(problem.transferId))

@@ -113,7 +113,7 @@ void StatusSummary::update()
   if (const std::optional<Schedule>& schedule = m_document->shownSchedule()) {
     m_size->setText(countText(schedule->ranks, tr("rank"), tr("ranks")) + QStringLiteral(" · ") +
                     countText(static_cast<long long>(schedule->transfers.size()), tr("transfer"),
-                            tr("transfers")));
+                              tr("transfers")));
   } else if (const std::optional<Program>& program = m_document->shownProgram()) {
     m_size->setText(countText(program->ngpus, tr("rank"), tr("ranks")) + QStringLiteral(" · ") +
                     countText(program->stepCount(), tr("instruction"), tr("instructions")));

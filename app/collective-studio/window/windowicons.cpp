@@ -309,7 +309,8 @@ void paintGlyph(QPainter& p, WindowIcon kind, const Ink& ink)
 QIcon drawnIcon(WindowIcon kind)
 {
   // Painted on demand with the palette of the moment (see windowicons.h for why).
-  return glyphIcon([kind](QPainter& painter, const IconInk& ink) { paintGlyph(painter, kind, ink); });
+  return glyphIcon(
+      [kind](QPainter& painter, const IconInk& ink) { paintGlyph(painter, kind, ink); });
 }
 
 } // namespace cs::editor

@@ -18,8 +18,7 @@ namespace cs::bench {
 
 namespace {
 
-template <typename Work>
-double medianMs(int repeats, Work work)
+template <typename Work> double medianMs(int repeats, Work work)
 {
   std::vector<double> samples;
   for (int i = 0; i < repeats; ++i) {
@@ -77,13 +76,11 @@ int runCheckerBench(const CheckerBenchOptions& options, std::ostream& out)
     const double checkMs = medianMs(repeats, [&program, &check, &diagnostics] {
       diagnostics = checkProgram(program, check).size();
     });
-    const std::string goals =
-        std::string(readMs <= options.readGoalMs ? "read ok" : "READ SLOW") + ", " +
-        (checkMs <= options.checkGoalMs ? "check ok" : "CHECK SLOW");
+    const std::string goals = std::string(readMs <= options.readGoalMs ? "read ok" : "READ SLOW") +
+                              ", " + (checkMs <= options.checkGoalMs ? "check ok" : "CHECK SLOW");
     std::snprintf(line, sizeof line, "%-52s %6d %8.2f %9.2f %5.1fx %9.2f %5.1fx  %s\n",
-                  shortName(file, 52).c_str(),
-                  program.stepCount(), parseMs, readMs, readMs / parseMs, checkMs,
-                  checkMs / parseMs, goals.c_str());
+                  shortName(file, 52).c_str(), program.stepCount(), parseMs, readMs,
+                  readMs / parseMs, checkMs, checkMs / parseMs, goals.c_str());
     out << line;
   }
   std::snprintf(line, sizeof line,

@@ -1,9 +1,9 @@
 #include "simbench.h"
 
+#include "catalogue/catalogue.h"
 #include "compile/lower.h"
 #include "io/mscclxmlreader.h"
 #include "io/mscclxmlwriter.h"
-#include "catalogue/catalogue.h"
 #include "model/topologypresets.h"
 #include "sim/simulator.h"
 
@@ -17,8 +17,7 @@ namespace cs::bench {
 
 namespace {
 
-template <typename Work>
-double medianMs(int repeats, Work&& work)
+template <typename Work> double medianMs(int repeats, Work&& work)
 {
   std::vector<double> times;
   for (int i = 0; i < repeats; ++i) {
@@ -43,9 +42,8 @@ int runSimBench(const SimBenchOptions& options, std::ostream& out)
   if (!generated.schedule || !topology)
     return 2;
   LowerResult lowered;
-  const double lowerMs = medianMs(options.repeats, [&] {
-    lowered = lowerSchedule(*generated.schedule, {});
-  });
+  const double lowerMs =
+      medianMs(options.repeats, [&] { lowered = lowerSchedule(*generated.schedule, {}); });
   if (!lowered.program)
     return 2;
   const Program& program = *lowered.program;

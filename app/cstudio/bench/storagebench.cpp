@@ -1,8 +1,8 @@
 #include "storagebench.h"
 
+#include "catalogue/ringallreduce.h"
 #include "io/mscclxmlwriter.h"
 #include "library.h"
-#include "catalogue/ringallreduce.h"
 #include "sqlite.h"
 #include "versionsummary.h"
 
@@ -22,15 +22,15 @@ namespace {
 
 namespace fs = std::filesystem;
 
-template <typename Work>
-double medianOf(int repeats, Work work)
+template <typename Work> double medianOf(int repeats, Work work)
 {
   std::vector<double> samples;
   for (int i = 0; i < repeats; ++i) {
     const auto start = std::chrono::steady_clock::now();
     work(i);
     samples.push_back(
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+            .count());
   }
   std::sort(samples.begin(), samples.end());
   return samples[samples.size() / 2];
@@ -58,8 +58,7 @@ void row(std::ostream& out, const char* what, double ms, double baselineMs, doub
 {
   char line[200];
   std::snprintf(line, sizeof line, "%-44s %9.2f %11.2f %7.1fx   <= %.0f ms %s\n", what, ms,
-                baselineMs, ms / std::max(baselineMs, 1e-6), goalMs,
-                ms <= goalMs ? "ok" : "OVER");
+                baselineMs, ms / std::max(baselineMs, 1e-6), goalMs, ms <= goalMs ? "ok" : "OVER");
   out << line;
 }
 
@@ -72,8 +71,8 @@ int fill(storage::Library& library, int count, std::ostream& out)
     ring.ranks = ranks;
     rings.push_back(writeMscclXml(makeRingAllReduce(ring), {}).text);
   }
-  const char* words[] = {"ring", "tree", "halving", "doubling", "hierarchical", "nvlink", "pcie",
-                         "infiniband", "pipelined", "lowlatency"};
+  const char* words[] = {"ring",   "tree", "halving",    "doubling",  "hierarchical",
+                         "nvlink", "pcie", "infiniband", "pipelined", "lowlatency"};
   std::vector<storage::SaveRequest> batch;
   for (int i = 0; i < count; ++i) {
     storage::SaveRequest request;
@@ -132,7 +131,8 @@ int runStorageBench(const StorageBenchOptions& options, std::ostream& out)
       fs::remove_all(directory, ignored);
       return 2;
     }
-    const double fillS = std::chrono::duration<double>(std::chrono::steady_clock::now() - filled).count();
+    const double fillS =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - filled).count();
     out << "library of " << options.algorithms << " algorithms built in " << fillS
         << " s (batches of 1000)\n";
 
@@ -142,7 +142,8 @@ int runStorageBench(const StorageBenchOptions& options, std::ostream& out)
     bare.exec("CREATE TABLE IF NOT EXISTS bench_blobs (id INTEGER PRIMARY KEY, data TEXT)");
     const int repeats = std::max(1, options.repeats);
     const double scanMs = medianOf(repeats, [&bare](int) {
-      storage::sql::Statement scan(bare, "SELECT id, name, tags, notes FROM algorithms ORDER BY name");
+      storage::sql::Statement scan(bare,
+                                   "SELECT id, name, tags, notes FROM algorithms ORDER BY name");
       while (scan.step() == storage::sql::StepResult::Row) {
       }
     });
@@ -152,9 +153,8 @@ int runStorageBench(const StorageBenchOptions& options, std::ostream& out)
                   "baseline ms", "ratio", "goal");
     out << header;
     std::size_t listed = 0;
-    const double listMs = medianOf(repeats, [&library, &listed](int) {
-      listed = library->list().value().size();
-    });
+    const double listMs =
+        medianOf(repeats, [&library, &listed](int) { listed = library->list().value().size(); });
     row(out, ("list (" + std::to_string(listed) + " rows)").c_str(), listMs, scanMs,
         options.listGoalMs);
     std::size_t found = 0;
@@ -163,8 +163,8 @@ int runStorageBench(const StorageBenchOptions& options, std::ostream& out)
       query.text = "ring nvl";
       found = library->search(query).value().size();
     });
-    row(out, ("search \"ring nvl\" (" + std::to_string(found) + " hits)").c_str(), searchMs,
-        scanMs, options.listGoalMs);
+    row(out, ("search \"ring nvl\" (" + std::to_string(found) + " hits)").c_str(), searchMs, scanMs,
+        options.listGoalMs);
     const double filterMs = medianOf(repeats, [&library, &found](int) {
       storage::SearchQuery query;
       query.text = "variant";
@@ -193,7 +193,8 @@ int runStorageBench(const StorageBenchOptions& options, std::ostream& out)
       saveFailed = saveFailed || !library->save(request);
     });
     char what[120];
-    std::snprintf(what, sizeof what, "save a %.2f MB version", static_cast<double>(xml.size()) / 1e6);
+    std::snprintf(what, sizeof what, "save a %.2f MB version",
+                  static_cast<double>(xml.size()) / 1e6);
     row(out, what, saveMs, insertMs, options.saveGoalMs);
     std::snprintf(what, sizeof what, "  of which read + check the XML: %.2f ms", summaryMs);
     out << what << '\n';

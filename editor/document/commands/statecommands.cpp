@@ -105,8 +105,7 @@ void ChangeLoweringCommand::revert()
   document()->setLowering(m_before);
 }
 
-ChangeNotesCommand::ChangeNotesCommand(Document* document, std::string notes,
-                                       QUndoCommand* parent)
+ChangeNotesCommand::ChangeNotesCommand(Document* document, std::string notes, QUndoCommand* parent)
     : DocumentCommand(document, QObject::tr("Edit notes"), parent),
       m_before(document->state().design.notes), m_after(std::move(notes))
 {

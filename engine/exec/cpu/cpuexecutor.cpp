@@ -1,7 +1,7 @@
 #include "cpuexecutor.h"
 
-#include "interpreter.h"
 #include "exec/plan/reference.h"
+#include "interpreter.h"
 #include "watchdog.h"
 
 #include <algorithm>

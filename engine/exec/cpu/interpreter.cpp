@@ -154,8 +154,8 @@ private:
   // Moves the data of one step on one slice: chunk j of each operand is at its first chunk + j,
   // piece j of an incoming message where the message says, piece j of an outgoing one at j·n of
   // the slot (unused when the step sends in place).
-  void execute(const plan::PlannedStep& step, std::int64_t offset, std::int64_t n, const Message& in,
-               std::byte* slot)
+  void execute(const plan::PlannedStep& step, std::int64_t offset, std::int64_t n,
+               const Message& in, std::byte* slot)
   {
     const std::int64_t bytes = n * m_plan.elementSize;
     const Kernels& k = m_state.kernels;
@@ -214,7 +214,8 @@ private:
     return std::chrono::duration<double, std::micro>(Clock::now() - m_state.start).count();
   }
 
-  void record(const plan::PlannedStep& step, int position, int slice, std::int64_t elements, double start)
+  void record(const plan::PlannedStep& step, int position, int slice, std::int64_t elements,
+              double start)
   {
     const OpTraits traits = opTraits(step.type);
     TraceEvent event;

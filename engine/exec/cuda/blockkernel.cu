@@ -1,8 +1,8 @@
 #include "blockkernel.h"
 
 #include "deviceplatform.cuh"
-#include "exec/plan/elementtypes.h"
 #include "exec/gpu/blockinterpreter.h"
+#include "exec/plan/elementtypes.h"
 #include "exec/plan/kernelselect.h"
 
 namespace cs::cuda {

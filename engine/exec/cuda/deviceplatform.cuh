@@ -8,8 +8,8 @@
 // them.
 
 #include "exec/gpu/blockprogram.h"
-#include "exec/plan/elementops.h"
 #include "exec/gpu/lowlatency.h"
+#include "exec/plan/elementops.h"
 
 #include <cstdint>
 

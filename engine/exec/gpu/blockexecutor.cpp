@@ -1,7 +1,7 @@
 #include "blockexecutor.h"
 
-#include "exec/plan/reference.h"
 #include "../polling.h"
+#include "exec/plan/reference.h"
 
 #include <algorithm>
 #include <atomic>

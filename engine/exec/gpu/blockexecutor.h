@@ -6,9 +6,9 @@
 // that stopped progressing and reports every blocked (rank, tb, step, slice). A backend supplies
 // memory, launches and timing through the hooks below.
 
-#include "exec/plan/hostmemory.h"
 #include "../executor.h"
 #include "blocklayout.h"
+#include "exec/plan/hostmemory.h"
 
 #include <cstdint>
 #include <string>
@@ -71,8 +71,8 @@ private:
                   Diagnostics& out);
   bool reportBlockErrors(const BlockLayout& layout, Diagnostics& out);
   ExecResult runPrepared(const Program& program, const ExecOptions& options,
-                         const plan::RunPlan& plan, const BlockLayout& layout, plan::HostMemory& mirror,
-                         Diagnostics& out);
+                         const plan::RunPlan& plan, const BlockLayout& layout,
+                         plan::HostMemory& mirror, Diagnostics& out);
 };
 
 /// Reads a status word another thread or the GPU writes while the run goes on.

@@ -6,8 +6,8 @@
 // sender's buffer where the plan found it safe to read it in place (PlannedStep::sendsInPlace),
 // in a staging slot otherwise.
 
-#include "exec/plan/runplan.h"
 #include "blockprogram.h"
+#include "exec/plan/runplan.h"
 
 #include <cstdint>
 #include <vector>

@@ -14,6 +14,7 @@
 
 #include "exec/plan/hostdevice.h"
 
+#include <cstddef>
 #include <cstdint>
 
 namespace cs::gpu {

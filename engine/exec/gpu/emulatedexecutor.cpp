@@ -1,8 +1,8 @@
 #include "emulatedexecutor.h"
 
+#include "blockinterpreter.h"
 #include "exec/plan/elementtypes.h"
 #include "exec/plan/reference.h"
-#include "blockinterpreter.h"
 #include "hostplatform.h"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 #include "ncclkernels.h"
 
-#include "exec/plan/elementtypes.h"
 #include "exec/plan/elementops.h"
+#include "exec/plan/elementtypes.h"
 #include "exec/plan/kernelselect.h"
 
 #include <algorithm>
@@ -21,13 +21,13 @@ __global__ void __launch_bounds__(kThreads) runLocalOps(const DeviceLocalOp* ops
 {
   const DeviceLocalOp& op = ops[blockIdx.y];
   const plan::Lanes lanes{static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x),
-                         static_cast<int>(gridDim.x * blockDim.x)};
+                          static_cast<int>(gridDim.x * blockDim.x)};
   if (!op.b) {
     plan::copyElements(lanes, static_cast<T*>(op.out), static_cast<const T*>(op.a), op.elements);
     return;
   }
   plan::reduceElements<Op>(lanes, static_cast<T*>(op.out), static_cast<T*>(op.out2),
-                          static_cast<const T*>(op.a), static_cast<const T*>(op.b), op.elements);
+                           static_cast<const T*>(op.a), static_cast<const T*>(op.b), op.elements);
 }
 
 /// The kernel template for plan::selectKernel().

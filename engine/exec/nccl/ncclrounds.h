@@ -29,8 +29,8 @@
 // Where to start when changing it: scheduleRounds() in ncclrounds.cpp builds the graph of
 // phases; RankRound is what the executor posts.
 
-#include "exec/plan/runplan.h"
 #include "exec/executor.h"
+#include "exec/plan/runplan.h"
 
 #include <cstdint>
 #include <optional>

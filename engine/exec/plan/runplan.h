@@ -8,9 +8,9 @@
 // interpreter touch memory it does not own, so untrusted XML cannot crash a run: it can only fail
 // to plan, give wrong results, or hang (and the watchdog stops that).
 
-#include "model/diagnostic.h"
 #include "exec/executor.h"
 #include "model/connections.h"
+#include "model/diagnostic.h"
 
 #include <array>
 #include <cstdint>

@@ -7,8 +7,8 @@
 #include "document/document.h"
 #include "document/documentfiles.h"
 
-#include "io/mscclxmlwriter.h"
 #include "catalogue/catalogue.h"
+#include "io/mscclxmlwriter.h"
 #include "support/corpus.h"
 #include "support/files.h"
 
@@ -33,7 +33,8 @@ int errorsWithCode(const Analysis& analysis, const std::string& code)
 {
   int n = 0;
   for (const Problem& problem : analysis.problems)
-    if (problem.diagnostic.severity == Severity::Error && codeInCategory(problem.diagnostic.code, code))
+    if (problem.diagnostic.severity == Severity::Error &&
+        codeInCategory(problem.diagnostic.code, code))
       ++n;
   return n;
 }
@@ -117,11 +118,11 @@ void TestDocument::mergedChangesAreOneUndoStep()
 
   // Two drags of the same transfer are two steps, whatever their texts.
   moved.step = 20;
-  document.undoStack()->push(new ChangeTransfersCommand(&document, {moved}, "Move",
-                                                        MergePolicy::Separate));
+  document.undoStack()->push(
+      new ChangeTransfersCommand(&document, {moved}, "Move", MergePolicy::Separate));
   moved.step = 21;
-  document.undoStack()->push(new ChangeTransfersCommand(&document, {moved}, "Move",
-                                                        MergePolicy::Separate));
+  document.undoStack()->push(
+      new ChangeTransfersCommand(&document, {moved}, "Move", MergePolicy::Separate));
   QCOMPARE(document.undoStack()->count(), 2);
   document.undoStack()->undo();
   QCOMPARE(document.schedule().transfer(moved.id)->step, 20);

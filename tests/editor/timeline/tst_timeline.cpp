@@ -9,9 +9,9 @@
 #include "document/document.h"
 #include "document/documentfiles.h"
 
-#include "check/checker.h"
 #include "catalogue/catalogue.h"
 #include "catalogue/ringallreduce.h"
+#include "check/checker.h"
 #include "support/corpus.h"
 
 #include <QApplication>
