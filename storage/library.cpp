@@ -1,4 +1,4 @@
-#include "libraryimpl.h"
+#include "libraryimpl_p.h"
 
 #include <cstdlib>
 

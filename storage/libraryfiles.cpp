@@ -1,6 +1,6 @@
 // Folders: importing MSCCL XML files and exporting the whole library.
 
-#include "libraryimpl.h"
+#include "libraryimpl_p.h"
 
 #include "io/mscclxmlreader.h"
 #include "io/mscclxmlwriter.h"
@@ -115,9 +115,110 @@ Result<ImportReport> Library::importFolder(const fs::path& folder, const Progres
   return report;
 }
 
+namespace {
+
+using nlohmann::json;
+
+/// One export folder: each file replaced atomically, its folders made as needed.
+class ExportFolder
+{
+public:
+  explicit ExportFolder(fs::path root) : m_root(std::move(root)) {}
+
+  Status write(const fs::path& relative, const std::string& text) const
+  {
+    std::error_code ignored;
+    fs::create_directories((m_root / relative).parent_path(), ignored);
+    if (const std::string failure = writeTextFileAtomically(m_root / relative, text);
+        !failure.empty())
+      return Error{ErrorKind::Io, failure};
+    return Status::success();
+  }
+
+  /// history/BASE/vN.xml and .design.json (and BASE.* for the head); the manifest entry.
+  Result<json> writeVersion(const VersionRecord& version, const VersionContent& content,
+                            const std::string& base, bool head) const
+  {
+    const std::string stem = "history/" + base + "/v" + std::to_string(version.number);
+    json entry = {{"number", version.number},
+                  {"created", version.created},
+                  {"message", version.message},
+                  {"verdict", version.verdict.verdict},
+                  {"errors", version.verdict.errors}};
+    const auto both = [&](const std::string& suffix, const std::string& text) -> Status {
+      Status status = write(stem + suffix, text);
+      if (status.ok() && head)
+        status = write(base + suffix, text);
+      return status;
+    };
+    if (!content.xml.empty()) {
+      if (Status written = both(".xml", content.xml); !written.ok())
+        return *written.failure;
+      entry["xml"] = stem + ".xml";
+    }
+    if (!content.designJson.empty()) {
+      if (Status written = both(".design.json", content.designJson); !written.ok())
+        return *written.failure;
+      entry["design"] = stem + ".design.json";
+    }
+    return entry;
+  }
+
+private:
+  fs::path m_root;
+};
+
+/// Every version of `algorithm`; its manifest entry.
+Result<json> exportAlgorithm(const Library& library, const ExportFolder& folder,
+                             const AlgorithmRecord& algorithm, const std::string& base)
+{
+  Result<std::vector<VersionRecord>> versions = library.history(algorithm.id);
+  if (!versions)
+    return versions.error();
+  json versionList = json::array();
+  for (const VersionRecord& version : *versions) {
+    Result<VersionContent> content = library.content(version.id);
+    if (!content)
+      return content.error();
+    Result<json> entry =
+        folder.writeVersion(version, *content, base, version.number == algorithm.headVersion);
+    if (!entry)
+      return entry.error();
+    versionList.push_back(std::move(*entry));
+  }
+  return json{{"name", algorithm.name},
+              {"file", base},
+              {"collective", algorithm.collective},
+              {"ranks", algorithm.ranks},
+              {"provenance", provenanceName(algorithm.provenance)},
+              {"source", algorithm.sourceFile},
+              {"tags", algorithm.tags},
+              {"notes", algorithm.notes},
+              {"versions", std::move(versionList)}};
+}
+
+/// topologies/NAME.json for every stored topology; the manifest's list.
+Result<json> exportTopologies(const Library& library, const ExportFolder& folder)
+{
+  Result<std::vector<TopologyRecord>> rows = library.topologies();
+  if (!rows)
+    return rows.error();
+  json list = json::array();
+  std::set<std::string> used;
+  for (const TopologyRecord& topology : *rows) {
+    const std::string relative =
+        "topologies/" + fileNameFor(topology.name, topology.id, used) + ".json";
+    if (Status written = folder.write(relative, topology.json); !written.ok())
+      return *written.failure;
+    list.push_back({{"name", topology.name}, {"file", relative}});
+  }
+  return list;
+}
+
+} // namespace
+
 Result<int> Library::exportAll(const fs::path& folder, const ProgressCallback& progress) const
 {
-  using nlohmann::json;
   std::error_code error;
   fs::create_directories(folder / "history", error);
   if (!error)
@@ -125,16 +226,7 @@ Result<int> Library::exportAll(const fs::path& folder, const ProgressCallback& p
   if (error)
     return Error{ErrorKind::ReadOnly,
                  folder.string() + ": cannot create the folder: " + error.message()};
-  const auto write = [&folder](const fs::path& relative,
-                               const std::string& text) -> std::optional<Error> {
-    std::error_code ignored;
-    fs::create_directories((folder / relative).parent_path(), ignored);
-    if (const std::string failure = writeTextFileAtomically(folder / relative, text);
-        !failure.empty())
-      return Error{ErrorKind::Io, failure};
-    return std::nullopt;
-  };
-
+  const ExportFolder out(folder);
   Result<std::vector<AlgorithmRecord>> algorithms = list();
   if (!algorithms)
     return algorithms.error();
@@ -145,69 +237,22 @@ Result<int> Library::exportAll(const fs::path& folder, const ProgressCallback& p
   for (const AlgorithmRecord& algorithm : *algorithms) {
     if (progress)
       progress({done, static_cast<int>(algorithms->size()), algorithm.name});
-    const std::string base = fileNameFor(algorithm.name, algorithm.id, used);
-    Result<std::vector<VersionRecord>> versions = history(algorithm.id);
-    if (!versions)
-      return versions.error();
-    json versionList = json::array();
-    for (const VersionRecord& version : *versions) {
-      Result<VersionContent> content = this->content(version.id);
-      if (!content)
-        return content.error();
-      const std::string stem = "history/" + base + "/v" + std::to_string(version.number);
-      json entry = {{"number", version.number},
-                    {"created", version.created},
-                    {"message", version.message},
-                    {"verdict", version.verdict.verdict},
-                    {"errors", version.verdict.errors}};
-      const bool head = version.number == algorithm.headVersion;
-      if (!content->xml.empty()) {
-        if (auto failed = write(stem + ".xml", content->xml))
-          return *failed;
-        if (head)
-          if (auto failed = write(base + ".xml", content->xml))
-            return *failed;
-        entry["xml"] = stem + ".xml";
-      }
-      if (!content->designJson.empty()) {
-        if (auto failed = write(stem + ".design.json", content->designJson))
-          return *failed;
-        if (head)
-          if (auto failed = write(base + ".design.json", content->designJson))
-            return *failed;
-        entry["design"] = stem + ".design.json";
-      }
-      versionList.push_back(std::move(entry));
-    }
-    algorithmList.push_back({{"name", algorithm.name},
-                             {"file", base},
-                             {"collective", algorithm.collective},
-                             {"ranks", algorithm.ranks},
-                             {"provenance", provenanceName(algorithm.provenance)},
-                             {"source", algorithm.sourceFile},
-                             {"tags", algorithm.tags},
-                             {"notes", algorithm.notes},
-                             {"versions", std::move(versionList)}});
+    Result<json> entry =
+        exportAlgorithm(*this, out, algorithm, fileNameFor(algorithm.name, algorithm.id, used));
+    if (!entry)
+      return entry.error();
+    algorithmList.push_back(std::move(*entry));
     ++done;
   }
   manifest["algorithms"] = std::move(algorithmList);
-
-  Result<std::vector<TopologyRecord>> topologyRows = topologies();
-  if (!topologyRows)
-    return topologyRows.error();
-  json topologyList = json::array();
-  std::set<std::string> usedTopologies;
-  for (const TopologyRecord& topology : *topologyRows) {
-    const std::string relative =
-        "topologies/" + fileNameFor(topology.name, topology.id, usedTopologies) + ".json";
-    if (auto failed = write(relative, topology.json))
-      return *failed;
-    topologyList.push_back({{"name", topology.name}, {"file", relative}});
-  }
-  manifest["topologies"] = std::move(topologyList);
-  if (auto failed = write("library.json",
-                          manifest.dump(2, ' ', false, json::error_handler_t::replace) + "\n"))
-    return *failed;
+  Result<json> topologyList = exportTopologies(*this, out);
+  if (!topologyList)
+    return topologyList.error();
+  manifest["topologies"] = std::move(*topologyList);
+  if (Status written = out.write(
+          "library.json", manifest.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
+      !written.ok())
+    return *written.failure;
   if (progress)
     progress({done, done, {}});
   return done;

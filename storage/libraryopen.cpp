@@ -1,7 +1,7 @@
 // Opening a library: recognising files that are not one before SQLite may write to them,
 // creating new libraries atomically, migrating old ones and refusing to touch newer ones.
 
-#include "libraryimpl.h"
+#include "libraryimpl_p.h"
 #include "schema.h"
 
 #include <unistd.h>

@@ -1,7 +1,7 @@
 // Runs (nccl-tests' measurements of a version) and their compressed traces.
 
-#include "libraryimpl.h"
-#include "traceblob.h"
+#include "libraryimpl_p.h"
+#include "traceblob_p.h"
 
 namespace cs::storage {
 

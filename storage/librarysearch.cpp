@@ -1,6 +1,6 @@
 // Listing, full-text search (FTS5) with filters, and topologies.
 
-#include "libraryimpl.h"
+#include "libraryimpl_p.h"
 
 #include <cctype>
 

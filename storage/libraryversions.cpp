@@ -1,6 +1,6 @@
 // Algorithms and their versions: save (de-duplicated), history, diff, restore, delete.
 
-#include "libraryimpl.h"
+#include "libraryimpl_p.h"
 #include "versionsummary.h"
 
 #include <map>
@@ -33,12 +33,10 @@ VersionRecord versionFromRow(const sql::Statement& row)
   return record;
 }
 
-// One save inside the caller's transaction. `restoredFrom` marks a restore.
-Result<SaveOutcome> saveLocked(Library::Impl& impl, const SaveRequest& request,
-                               const ContentSummary& summary, std::optional<int> restoredFrom)
+/// The algorithm's id and head version number, adding the algorithm when it is new.
+Status findOrAddAlgorithm(Library::Impl& impl, const SaveRequest& request,
+                          const ContentSummary& summary, SaveOutcome& outcome, int& head)
 {
-  SaveOutcome outcome;
-  int head = 0;
   {
     sql::Statement find(impl.db, "SELECT id, head_version FROM algorithms WHERE name = ?");
     find.bind(1, request.name);
@@ -46,100 +44,94 @@ Result<SaveOutcome> saveLocked(Library::Impl& impl, const SaveRequest& request,
     case sql::StepResult::Row:
       outcome.algorithmId = find.int64At(0);
       head = find.intAt(1);
-      break;
+      return Status::success();
     case sql::StepResult::Done:
       break;
     case sql::StepResult::Failed:
       return impl.fail("looking up " + request.name);
     }
   }
-  if (outcome.algorithmId == 0) {
-    sql::Statement insert(impl.db, std::string("INSERT INTO algorithms(name, collective, ranks, "
-                                               "provenance, source_file, created, updated) "
-                                               "VALUES (?, ?, ?, ?, ?, ") +
-                                       kNow + ", " + kNow + ")");
-    insert.bind(1, request.name)
-        .bind(2, summary.shape.collective)
-        .bind(3, summary.shape.ranks)
-        .bind(4, provenanceName(request.provenance))
-        .bind(5, request.sourceFile);
-    if (!insert.run())
-      return impl.fail("adding algorithm " + request.name);
-    outcome.algorithmId = impl.db.lastInsertId();
-  }
+  sql::Statement insert(impl.db, std::string("INSERT INTO algorithms(name, collective, ranks, "
+                                             "provenance, source_file, created, updated) "
+                                             "VALUES (?, ?, ?, ?, ?, ") +
+                                     kNow + ", " + kNow + ")");
+  insert.bind(1, request.name)
+      .bind(2, summary.shape.collective)
+      .bind(3, summary.shape.ranks)
+      .bind(4, provenanceName(request.provenance))
+      .bind(5, request.sourceFile);
+  if (!insert.run())
+    return impl.fail("adding algorithm " + request.name);
+  outcome.algorithmId = impl.db.lastInsertId();
+  return Status::success();
+}
 
-  // Metadata changes apply even when the content is unchanged.
-  const auto setColumn = [&](const char* column, const auto& value) -> std::optional<Error> {
+/// Tags, notes, topology and source file: they apply even when the content is unchanged.
+Status applyMetadata(Library::Impl& impl, const SaveRequest& request, std::int64_t algorithmId)
+{
+  const auto setColumn = [&](const char* column, const auto& value) -> Status {
     sql::Statement update(impl.db,
                           std::string("UPDATE algorithms SET ") + column + " = ? WHERE id = ?");
-    update.bind(1, value).bind(2, outcome.algorithmId);
+    update.bind(1, value).bind(2, algorithmId);
     if (!update.run())
       return impl.fail(std::string("updating the ") + column + " of " + request.name);
-    return std::nullopt;
+    return Status::success();
   };
-  if (request.tags)
-    if (auto failed = setColumn("tags", joinTags(*request.tags)))
-      return *failed;
-  if (request.notes)
-    if (auto failed = setColumn("notes", *request.notes))
-      return *failed;
-  if (request.topologyId)
-    if (auto failed = setColumn("topology_id", *request.topologyId))
-      return *failed;
-  if (!request.sourceFile.empty())
-    if (auto failed = setColumn("source_file", request.sourceFile))
-      return *failed;
+  Status status;
+  if (status.ok() && request.tags)
+    status = setColumn("tags", joinTags(*request.tags));
+  if (status.ok() && request.notes)
+    status = setColumn("notes", *request.notes);
+  if (status.ok() && request.topologyId)
+    status = setColumn("topology_id", *request.topologyId);
+  if (status.ok() && !request.sourceFile.empty())
+    status = setColumn("source_file", request.sourceFile);
+  return status;
+}
 
-  // Content already stored (for this or any algorithm)? The hash only narrows the search;
-  // equality is decided on the bytes.
-  std::int64_t contentId = 0;
-  {
-    sql::Statement find(impl.db, "SELECT id FROM contents WHERE hash = ? AND xml = ? AND "
-                                 "design_json = ? LIMIT 1");
-    find.bind(1, summary.hash).bind(2, request.content.xml).bind(3, request.content.designJson);
-    const sql::StepResult step = find.step();
-    if (step == sql::StepResult::Failed)
-      return impl.fail("looking up stored content");
-    if (step == sql::StepResult::Row)
-      contentId = find.int64At(0);
-  }
-  if (contentId != 0 && head > 0) {
-    sql::Statement headContent(impl.db, "SELECT id, content_id FROM versions "
-                                        "WHERE algorithm_id = ? AND number = ?");
-    headContent.bind(1, outcome.algorithmId).bind(2, head);
-    if (headContent.step() != sql::StepResult::Row)
-      return impl.fail("reading the head version of " + request.name);
-    if (headContent.int64At(1) == contentId) {
-      outcome.versionId = headContent.int64At(0);
-      outcome.number = head;
-      outcome.created = false;
-      return outcome;
-    }
-  }
-  if (contentId == 0) {
-    sql::Statement insert(impl.db,
-                          "INSERT INTO contents(hash, xml, design_json, collective, ranks, "
-                          "threadblocks, steps, transfers, transfer_list, verdict, errors, "
-                          "warnings, first_error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-    insert.bind(1, summary.hash)
-        .bind(2, request.content.xml)
-        .bind(3, request.content.designJson)
-        .bind(4, summary.shape.collective)
-        .bind(5, summary.shape.ranks)
-        .bind(6, summary.shape.threadblocks)
-        .bind(7, summary.shape.steps)
-        .bind(8, summary.shape.transfers)
-        .bind(9, joinLines(summary.transfers))
-        .bind(10, summary.verdict.verdict)
-        .bind(11, summary.verdict.errors)
-        .bind(12, summary.verdict.warnings)
-        .bind(13, summary.verdict.firstError);
-    if (!insert.run())
-      return impl.fail("storing the content of " + request.name);
-    contentId = impl.db.lastInsertId();
-  }
+/// The id of content already stored (for this or any algorithm) with these bytes, or 0. The
+/// hash only narrows the search; equality is decided on the bytes.
+Result<std::int64_t> findContent(Library::Impl& impl, const SaveRequest& request,
+                                 const ContentSummary& summary)
+{
+  sql::Statement find(impl.db, "SELECT id FROM contents WHERE hash = ? AND xml = ? AND "
+                               "design_json = ? LIMIT 1");
+  find.bind(1, summary.hash).bind(2, request.content.xml).bind(3, request.content.designJson);
+  const sql::StepResult step = find.step();
+  if (step == sql::StepResult::Failed)
+    return impl.fail("looking up stored content");
+  return step == sql::StepResult::Row ? find.int64At(0) : std::int64_t{0};
+}
 
-  outcome.number = head + 1;
+Result<std::int64_t> storeContent(Library::Impl& impl, const SaveRequest& request,
+                                  const ContentSummary& summary)
+{
+  sql::Statement insert(impl.db,
+                        "INSERT INTO contents(hash, xml, design_json, collective, ranks, "
+                        "threadblocks, steps, transfers, transfer_list, verdict, errors, "
+                        "warnings, first_error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  insert.bind(1, summary.hash)
+      .bind(2, request.content.xml)
+      .bind(3, request.content.designJson)
+      .bind(4, summary.shape.collective)
+      .bind(5, summary.shape.ranks)
+      .bind(6, summary.shape.threadblocks)
+      .bind(7, summary.shape.steps)
+      .bind(8, summary.shape.transfers)
+      .bind(9, joinLines(summary.transfers))
+      .bind(10, summary.verdict.verdict)
+      .bind(11, summary.verdict.errors)
+      .bind(12, summary.verdict.warnings)
+      .bind(13, summary.verdict.firstError);
+  if (!insert.run())
+    return impl.fail("storing the content of " + request.name);
+  return impl.db.lastInsertId();
+}
+
+/// Adds version head + 1 with `contentId` and makes it the head.
+Status addVersion(Library::Impl& impl, const SaveRequest& request, const ContentSummary& summary,
+                  std::int64_t contentId, std::optional<int> restoredFrom, SaveOutcome& outcome)
+{
   {
     sql::Statement insert(impl.db, std::string("INSERT INTO versions(algorithm_id, number, "
                                                "content_id, message, restored_from, created) "
@@ -166,6 +158,45 @@ Result<SaveOutcome> saveLocked(Library::Impl& impl, const SaveRequest& request,
       .bind(4, outcome.algorithmId);
   if (!update.run())
     return impl.fail("updating " + request.name);
+  return Status::success();
+}
+
+// One save inside the caller's transaction. `restoredFrom` marks a restore.
+Result<SaveOutcome> saveLocked(Library::Impl& impl, const SaveRequest& request,
+                               const ContentSummary& summary, std::optional<int> restoredFrom)
+{
+  SaveOutcome outcome;
+  int head = 0;
+  if (Status found = findOrAddAlgorithm(impl, request, summary, outcome, head); !found.ok())
+    return *found.failure;
+  if (Status applied = applyMetadata(impl, request, outcome.algorithmId); !applied.ok())
+    return *applied.failure;
+  Result<std::int64_t> contentId = findContent(impl, request, summary);
+  if (!contentId)
+    return contentId.error();
+  if (*contentId != 0 && head > 0) {
+    // The same content as the head: nothing new to record.
+    sql::Statement headContent(impl.db, "SELECT id, content_id FROM versions "
+                                        "WHERE algorithm_id = ? AND number = ?");
+    headContent.bind(1, outcome.algorithmId).bind(2, head);
+    if (headContent.step() != sql::StepResult::Row)
+      return impl.fail("reading the head version of " + request.name);
+    if (headContent.int64At(1) == *contentId) {
+      outcome.versionId = headContent.int64At(0);
+      outcome.number = head;
+      outcome.created = false;
+      return outcome;
+    }
+  }
+  if (*contentId == 0) {
+    contentId = storeContent(impl, request, summary);
+    if (!contentId)
+      return contentId.error();
+  }
+  outcome.number = head + 1;
+  if (Status added = addVersion(impl, request, summary, *contentId, restoredFrom, outcome);
+      !added.ok())
+    return *added.failure;
   outcome.created = true;
   return outcome;
 }

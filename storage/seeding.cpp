@@ -1,7 +1,7 @@
 // The examples a new library starts with. They come from the program's own generators (the
 // classic-algorithm catalogue), so they are correct by construction and need no data files.
 
-#include "libraryimpl.h"
+#include "libraryimpl_p.h"
 
 #include "catalogue/catalogue.h"
 #include "compile/lower.h"

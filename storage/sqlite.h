@@ -1,6 +1,7 @@
 #pragma once
 
-// A small RAII layer over the SQLite C API, private to storage/: a Connection owns a database
+// A small RAII layer over the SQLite C API (storage/ uses it; its tests and the storage
+// benchmark's raw-SQLite baseline too, which is why it is public): a Connection owns a database
 // handle, a Statement a prepared statement, a Transaction an IMMEDIATE transaction that rolls back
 // unless committed. Nothing here throws; every call reports failure through its return value and
 // the connection keeps SQLite's code and message for the error the caller builds (STYLE.md 12:

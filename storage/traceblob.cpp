@@ -1,4 +1,4 @@
-#include "traceblob.h"
+#include "traceblob_p.h"
 
 #include <nlohmann/json.hpp>
 #include <zlib.h>

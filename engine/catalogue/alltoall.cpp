@@ -1,5 +1,5 @@
-#include "families.h"
-#include "schedulebuilder.h"
+#include "families_p.h"
+#include "schedulebuilder_p.h"
 
 #include <array>
 

@@ -1,5 +1,5 @@
 #include "catalogue.h"
-#include "families.h"
+#include "families_p.h"
 
 #include <algorithm>
 

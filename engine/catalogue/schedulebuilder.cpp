@@ -1,4 +1,4 @@
-#include "schedulebuilder.h"
+#include "schedulebuilder_p.h"
 
 #include <algorithm>
 #include <bit>
@@ -94,11 +94,12 @@ void ScheduleBuilder::reduce(int step, ChunkRef src, ChunkRef dst, int count)
   m_schedule.transfers.back().op = TransferOp::Reduce;
 }
 
-Schedule ScheduleBuilder::finish(const std::string& base, const GeneratorOptions& options,
-                                 Modes modes)
+namespace {
+
+/// Sorts the transfers and joins neighbours that move consecutive chunks between the same
+/// buffers in the same step into one multi-chunk transfer.
+std::vector<Transfer> mergeConsecutive(std::vector<Transfer> list)
 {
-  const int channels = std::max(1, options.channels);
-  std::vector<Transfer>& list = m_schedule.transfers;
   auto key = [](const Transfer& t) {
     return std::tuple(t.step, t.op, t.src.rank, t.src.buffer, t.dst.rank, t.dst.buffer,
                       t.src.index - t.dst.index, t.src.index);
@@ -124,14 +125,61 @@ Schedule ScheduleBuilder::finish(const std::string& base, const GeneratorOptions
     return std::tie(a.step, a.src.rank, a.dst.rank, a.src.index) <
            std::tie(b.step, b.src.rank, b.dst.rank, b.src.index);
   });
+  return merged;
+}
 
+} // namespace
+
+void ScheduleBuilder::replicateForChannel(const Transfer& t, int channel, int channels,
+                                          Schedule& result) const
+{
+  const RankBuffers single =
+      m_schedule.buffers.empty() ? RankBuffers{} : m_schedule.buffers.front();
+  auto map = [&](ChunkRef ref) {
+    const int chunks = single.chunks(ref.buffer);
+    ref.index = replicaIndex(ref.index, chunks,
+                             blocksOf(m_schedule.collective, ref.buffer, m_schedule.ranks), channel,
+                             channels);
+    return ref;
+  };
+  // A multi-chunk transfer stays contiguous inside a block; split it at block boundaries.
+  int done = 0;
+  while (done < t.count) {
+    Transfer copy = t;
+    copy.src.index = t.src.index + done;
+    copy.dst.index = t.dst.index + done;
+    int run = 1;
+    while (done + run < t.count) {
+      ChunkRef s = copy.src;
+      ChunkRef d = copy.dst;
+      s.index += run;
+      d.index += run;
+      if (map(s).index != map(copy.src).index + run || map(d).index != map(copy.dst).index + run)
+        break;
+      ++run;
+    }
+    copy.src = map(copy.src);
+    copy.dst = map(copy.dst);
+    copy.count = run;
+    copy.id = static_cast<int>(result.transfers.size());
+    if (channels > 1)
+      copy.pins.channel = channel;
+    result.transfers.push_back(copy);
+    done += run;
+  }
+}
+
+Schedule ScheduleBuilder::finish(const std::string& base, const GeneratorOptions& options,
+                                 Modes modes)
+{
+  const int channels = std::max(1, options.channels);
+  const std::vector<Transfer> merged = mergeConsecutive(m_schedule.transfers);
   Schedule result = m_schedule;
   result.name = base + "_" + std::to_string(options.ranks) + "r" +
                 (channels > 1 ? "_" + std::to_string(channels) + "ch" : "");
   result.inplace = modes != Modes::OutOfPlace;
   result.outofplace = modes != Modes::InPlace;
   result.transfers.clear();
-  const int n = m_schedule.ranks;
   if (channels > 1) {
     for (RankBuffers& buffers : result.buffers) {
       buffers.input *= channels;
@@ -139,43 +187,9 @@ Schedule ScheduleBuilder::finish(const std::string& base, const GeneratorOptions
       buffers.scratch *= channels;
     }
   }
-  const RankBuffers single =
-      m_schedule.buffers.empty() ? RankBuffers{} : m_schedule.buffers.front();
-  auto map = [&](ChunkRef ref, int channel) {
-    const int chunks = single.chunks(ref.buffer);
-    ref.index = replicaIndex(ref.index, chunks, blocksOf(m_schedule.collective, ref.buffer, n),
-                             channel, channels);
-    return ref;
-  };
   for (int channel = 0; channel < channels; ++channel) {
-    for (const Transfer& t : merged) {
-      // A multi-chunk transfer stays contiguous inside a block; split it at block boundaries.
-      int done = 0;
-      while (done < t.count) {
-        Transfer copy = t;
-        copy.src.index = t.src.index + done;
-        copy.dst.index = t.dst.index + done;
-        int run = 1;
-        while (done + run < t.count) {
-          ChunkRef s = copy.src;
-          ChunkRef d = copy.dst;
-          s.index += run;
-          d.index += run;
-          if (map(s, channel).index != map(copy.src, channel).index + run ||
-              map(d, channel).index != map(copy.dst, channel).index + run)
-            break;
-          ++run;
-        }
-        copy.src = map(copy.src, channel);
-        copy.dst = map(copy.dst, channel);
-        copy.count = run;
-        copy.id = static_cast<int>(result.transfers.size());
-        if (channels > 1)
-          copy.pins.channel = channel;
-        result.transfers.push_back(copy);
-        done += run;
-      }
-    }
+    for (const Transfer& t : merged)
+      replicateForChannel(t, channel, channels, result);
   }
   return result;
 }

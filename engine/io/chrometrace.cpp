@@ -37,26 +37,14 @@ std::string linkName(const Topology* topology, int linkId)
   return "link " + std::to_string(linkId) + " " + (a ? a->name : "?") + " - " + (b ? b->name : "?");
 }
 
-} // namespace
-
-int chromeTraceLinksPid(const Trace& trace)
+/// Process and thread names: "rank r", "tb t (channel c)".
+void appendNames(const Trace& trace, Json& events)
 {
-  int highest = trace.ranks - 1;
-  for (const TraceEvent& event : trace.events)
-    highest = std::max(highest, event.rank);
-  return highest + 1;
-}
-
-std::string writeChromeTrace(const Trace& trace, const Topology* topology)
-{
-  Json events = Json::array();
   std::set<int> ranks;
-  std::set<std::pair<int, int>> threads;
-  std::map<std::pair<int, int>, int> threadChannel;
+  std::map<std::pair<int, int>, int> channelOfThread;
   for (const TraceEvent& event : trace.events) {
     ranks.insert(event.rank);
-    threads.insert({event.rank, event.tb});
-    threadChannel[{event.rank, event.tb}] = event.channel;
+    channelOfThread[{event.rank, event.tb}] = event.channel;
   }
   for (int rank = 0; rank < trace.ranks; ++rank)
     ranks.insert(rank);
@@ -72,18 +60,25 @@ std::string writeChromeTrace(const Trace& trace, const Topology* topology)
                       {"tid", 0},
                       {"args", {{"sort_index", rank}}}});
   }
-  for (const auto& [rank, tb] : threads) {
-    events.push_back({{"name", "thread_name"},
-                      {"ph", "M"},
-                      {"pid", rank},
-                      {"tid", tb},
-                      {"args",
-                       {{"name", "tb " + std::to_string(tb) + " (channel " +
-                                     std::to_string(threadChannel[{rank, tb}]) + ")"}}}});
+  for (const auto& [thread, channel] : channelOfThread) {
+    const auto& [rank, tb] = thread;
+    events.push_back(
+        {{"name", "thread_name"},
+         {"ph", "M"},
+         {"pid", rank},
+         {"tid", tb},
+         {"args",
+          {{"name", "tb " + std::to_string(tb) + " (channel " + std::to_string(channel) + ")"}}}});
   }
+}
 
-  std::map<std::tuple<int, int, int>, EndList> sends;    // (from, to, channel)
-  std::map<std::tuple<int, int, int>, EndList> receives; // (from, to, channel)
+/// The ends of every connection, (from, to, channel) → events in the order they were found.
+using EndsByConnection = std::map<std::tuple<int, int, int>, EndList>;
+
+/// One complete ("X") event per trace event; collects each connection's sends and receives.
+void appendSlices(const Trace& trace, Json& events, EndsByConnection& sends,
+                  EndsByConnection& receives)
+{
   for (std::size_t i = 0; i < trace.events.size(); ++i) {
     const TraceEvent& event = trace.events[i];
     const OpTraits traits = opTraits(event.op);
@@ -110,8 +105,12 @@ std::string writeChromeTrace(const Trace& trace, const Topology* topology)
     if (traits.receives && event.recvPeer >= 0)
       receives[{event.recvPeer, event.rank, event.channel}].push_back(i);
   }
+}
 
-  // Flow arrows: the k-th send on a connection feeds its k-th receive.
+/// Flow arrows: the k-th send on a connection feeds its k-th receive.
+void appendFlows(const Trace& trace, EndsByConnection& sends, EndsByConnection& receives,
+                 Json& events)
+{
   long flowId = 0;
   for (auto& [key, sent] : sends) {
     const auto found = receives.find(key);
@@ -144,8 +143,11 @@ std::string writeChromeTrace(const Trace& trace, const Topology* topology)
       ++flowId;
     }
   }
+}
 
-  const int linksPid = chromeTraceLinksPid(trace);
+/// Counter ("C") events of each link's utilisation, in a "links" process of their own.
+void appendLinkCounters(const Trace& trace, const Topology* topology, int linksPid, Json& events)
+{
   bool anyCounter = false;
   for (const LinkUsage& usage : trace.links) {
     if (usage.utilisation.empty())
@@ -167,7 +169,27 @@ std::string writeChromeTrace(const Trace& trace, const Topology* topology)
                       {"tid", 0},
                       {"args", {{"name", "links"}}}});
   }
+}
 
+} // namespace
+
+int chromeTraceLinksPid(const Trace& trace)
+{
+  int highest = trace.ranks - 1;
+  for (const TraceEvent& event : trace.events)
+    highest = std::max(highest, event.rank);
+  return highest + 1;
+}
+
+std::string writeChromeTrace(const Trace& trace, const Topology* topology)
+{
+  Json events = Json::array();
+  appendNames(trace, events);
+  EndsByConnection sends;
+  EndsByConnection receives;
+  appendSlices(trace, events, sends, receives);
+  appendFlows(trace, sends, receives, events);
+  appendLinkCounters(trace, topology, chromeTraceLinksPid(trace), events);
   const Json root = {{"traceEvents", std::move(events)},
                      {"displayTimeUnit", "ns"},
                      {"otherData",

@@ -1,4 +1,4 @@
-#include "lexicalscan.h"
+#include "lexicalscan_p.h"
 
 #include <array>
 #include <cstddef>

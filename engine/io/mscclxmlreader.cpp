@@ -1,7 +1,7 @@
 #include "mscclxmlreader.h"
 
-#include "lexicalscan.h"
-#include "textposition.h"
+#include "lexicalscan_p.h"
+#include "textposition_p.h"
 
 #include <pugixml.hpp>
 

@@ -3,7 +3,7 @@
 #include "model/linkfigures.h"
 
 #include "model/topologypresets.h"
-#include "textposition.h"
+#include "textposition_p.h"
 
 #include <pugixml.hpp>
 

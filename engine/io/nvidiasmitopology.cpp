@@ -80,109 +80,305 @@ struct Matrix {
   std::map<std::string, std::string> legendNames; ///< "NIC0" → "mlx5_0"
 };
 
-std::optional<Matrix> parseMatrix(std::string_view text, Diagnostics& diagnostics)
+/// Reads the matrix line by line: the header row names the devices (and where the affinity
+/// columns are), each device's row gives its relation to every device, legend lines name NICs.
+class MatrixParser
 {
-  std::istringstream stream{std::string(text)};
-  std::string raw;
-  int lineNumber = 0;
-  Matrix matrix;
-  bool header = false;
-  std::map<std::string, std::size_t> rowOf;
-  int numaColumn = -1;
-  int cpuColumn = -1;
-  while (std::getline(stream, raw)) {
-    ++lineNumber;
-    const std::string line = stripEscapes(raw);
-    const std::vector<std::string> words = tokens(line);
-    if (words.empty())
-      continue;
-    if (!header) {
-      if (std::find(words.begin(), words.end(), "GPU0") == words.end())
+public:
+  explicit MatrixParser(Diagnostics& diagnostics) : m_diagnostics(diagnostics) {}
+
+  std::optional<Matrix> parse(std::string_view text)
+  {
+    std::istringstream stream{std::string(text)};
+    std::string raw;
+    while (std::getline(stream, raw)) {
+      ++m_lineNumber;
+      const std::vector<std::string> words = tokens(stripEscapes(raw));
+      if (words.empty())
         continue;
-      header = true;
-      std::size_t w = 0;
-      for (; w < words.size() && words[w] != "CPU" && words[w] != "NUMA"; ++w)
-        matrix.devices.push_back(words[w]);
-      // After the devices: "CPU Affinity" "NUMA Affinity" ["GPU NUMA ID"].
-      for (std::size_t k = w, column = 0; k + 1 < words.size(); ++k) {
-        if (words[k + 1] == "Affinity") {
-          if (words[k] == "NUMA")
-            numaColumn = static_cast<int>(column);
-          if (words[k] == "CPU")
-            cpuColumn = static_cast<int>(column);
-          ++column;
-          ++k;
-        }
-      }
-      matrix.cells.assign(matrix.devices.size(), {});
-      matrix.socketKey.assign(matrix.devices.size(), "");
-      for (std::size_t d = 0; d < matrix.devices.size(); ++d)
-        rowOf[matrix.devices[d]] = d;
-      continue;
+      if (!m_header)
+        readHeader(words);
+      else if (!readLine(words))
+        return std::nullopt;
     }
+    return finish();
+  }
+
+private:
+  void readHeader(const std::vector<std::string>& words)
+  {
+    if (std::find(words.begin(), words.end(), "GPU0") == words.end())
+      return;
+    m_header = true;
+    std::size_t w = 0;
+    for (; w < words.size() && words[w] != "CPU" && words[w] != "NUMA"; ++w)
+      m_matrix.devices.push_back(words[w]);
+    // After the devices: "CPU Affinity" "NUMA Affinity" ["GPU NUMA ID"].
+    for (std::size_t k = w, column = 0; k + 1 < words.size(); ++k) {
+      if (words[k + 1] == "Affinity") {
+        if (words[k] == "NUMA")
+          m_numaColumn = static_cast<int>(column);
+        if (words[k] == "CPU")
+          m_cpuColumn = static_cast<int>(column);
+        ++column;
+        ++k;
+      }
+    }
+    m_matrix.cells.assign(m_matrix.devices.size(), {});
+    m_matrix.socketKey.assign(m_matrix.devices.size(), "");
+    for (std::size_t d = 0; d < m_matrix.devices.size(); ++d)
+      m_rowOf[m_matrix.devices[d]] = d;
+  }
+
+  /// A legend entry, a device's row, or text to skip; false after an error.
+  bool readLine(const std::vector<std::string>& words)
+  {
     // Legend entries such as "NIC0: mlx5_0".
     if (words.size() == 2 && words[0].size() > 1 && words[0].back() == ':') {
-      matrix.legendNames[words[0].substr(0, words[0].size() - 1)] = words[1];
-      continue;
+      m_matrix.legendNames[words[0].substr(0, words[0].size() - 1)] = words[1];
+      return true;
     }
-    const auto row = rowOf.find(words[0]);
-    if (row == rowOf.end() || !matrix.cells[row->second].empty())
-      continue; // legend text and the like
-    const std::size_t n = matrix.devices.size();
+    const auto row = m_rowOf.find(words[0]);
+    if (row == m_rowOf.end() || !m_matrix.cells[row->second].empty())
+      return true; // legend text and the like
+    const std::size_t n = m_matrix.devices.size();
     if (words.size() < n + 1) {
-      diagnostics.error("topology.smi-row", "line " + std::to_string(lineNumber) + ": row " +
-                                                words[0] + " has " +
-                                                std::to_string(words.size() - 1) +
-                                                " cells, expected " + std::to_string(n));
-      return std::nullopt;
+      m_diagnostics.error("topology.smi-row", "line " + std::to_string(m_lineNumber) + ": row " +
+                                                  words[0] + " has " +
+                                                  std::to_string(words.size() - 1) +
+                                                  " cells, expected " + std::to_string(n));
+      return false;
     }
-    matrix.cells[row->second].assign(words.begin() + 1, words.begin() + 1 + static_cast<long>(n));
-    // NUMA affinity names the socket; older drivers print only the CPU affinity, which does too.
+    m_matrix.cells[row->second].assign(words.begin() + 1, words.begin() + 1 + static_cast<long>(n));
+    m_matrix.socketKey[row->second] = socketKeyOf(words);
+    return checkCells(m_matrix.cells[row->second]);
+  }
+
+  /// NUMA affinity names the socket; older drivers print only the CPU affinity, which does too.
+  std::string socketKeyOf(const std::vector<std::string>& words) const
+  {
+    const std::size_t n = m_matrix.devices.size();
     const auto extra = [&](int column) -> std::string {
       const std::size_t at = n + 1 + static_cast<std::size_t>(column);
       return column >= 0 && words.size() > at ? words[at] : std::string();
     };
-    const std::string numa = extra(numaColumn);
+    const std::string numa = extra(m_numaColumn);
     if (!numa.empty() && numa != "N/A")
-      matrix.socketKey[row->second] = "numa " + numa;
-    else if (!extra(cpuColumn).empty() && extra(cpuColumn) != "N/A")
-      matrix.socketKey[row->second] = "cpus " + extra(cpuColumn);
-    for (std::size_t c = 0; c < n; ++c) {
-      const std::string& cell = matrix.cells[row->second][c];
-      static const std::set<std::string> known = {"X",    "PIX", "PXB", "PHB",
-                                                  "NODE", "SYS", "PXN", "SOC"};
+      return "numa " + numa;
+    const std::string cpus = extra(m_cpuColumn);
+    if (!cpus.empty() && cpus != "N/A")
+      return "cpus " + cpus;
+    return {};
+  }
+
+  bool checkCells(const std::vector<std::string>& cells)
+  {
+    static const std::set<std::string> known = {"X",    "PIX", "PXB", "PHB",
+                                                "NODE", "SYS", "PXN", "SOC"};
+    for (std::size_t c = 0; c < cells.size(); ++c) {
+      const std::string& cell = cells[c];
       const bool nv = cell.size() > 2 && cell.rfind("NV", 0) == 0 &&
                       std::all_of(cell.begin() + 2, cell.end(), [](char ch) {
                         return std::isdigit(static_cast<unsigned char>(ch));
                       });
       if (!nv && !known.count(cell)) {
-        diagnostics.error("topology.smi-cell", "line " + std::to_string(lineNumber) + ", column " +
-                                                   matrix.devices[c] + ": unknown relation \"" +
-                                                   cell +
-                                                   "\" (expected X, NV#, PIX, PXB, PHB, "
-                                                   "NODE or SYS)");
+        m_diagnostics.error("topology.smi-cell",
+                            "line " + std::to_string(m_lineNumber) + ", column " +
+                                m_matrix.devices[c] + ": unknown relation \"" + cell +
+                                "\" (expected X, NV#, PIX, PXB, PHB, NODE or SYS)");
+        return false;
+      }
+    }
+    return true;
+  }
+
+  std::optional<Matrix> finish()
+  {
+    if (!m_header) {
+      m_diagnostics.error("topology.smi-parse", "no header row with GPU0 found: expected the "
+                                                "matrix printed by `nvidia-smi topo -m`");
+      return std::nullopt;
+    }
+    for (std::size_t d = 0; d < m_matrix.devices.size(); ++d) {
+      if (m_matrix.cells[d].empty()) {
+        m_diagnostics.error("topology.smi-row", "the matrix has no row for " + m_matrix.devices[d]);
         return std::nullopt;
       }
     }
+    return std::move(m_matrix);
   }
-  if (!header) {
-    diagnostics.error("topology.smi-parse", "no header row with GPU0 found: expected the matrix "
-                                            "printed by `nvidia-smi topo -m`");
-    return std::nullopt;
-  }
-  for (std::size_t d = 0; d < matrix.devices.size(); ++d) {
-    if (matrix.cells[d].empty()) {
-      diagnostics.error("topology.smi-row", "the matrix has no row for " + matrix.devices[d]);
-      return std::nullopt;
-    }
-  }
-  return matrix;
-}
+
+  Diagnostics& m_diagnostics;
+  Matrix m_matrix;
+  bool m_header = false;
+  int m_lineNumber = 0;
+  std::map<std::string, std::size_t> m_rowOf;
+  int m_numaColumn = -1;
+  int m_cpuColumn = -1;
+};
 
 int nvlinkCount(const std::string& cell)
 {
   return cell.rfind("NV", 0) == 0 && cell.size() > 2 ? std::stoi(cell.substr(2)) : 0;
 }
+
+/// Turns the parsed matrix into nodes and links: GPUs and NICs, NVLink (a switch when every pair
+/// of a large system shows the same count), PCIe switches and the CPU sockets they hang off.
+class TopologyFromMatrix
+{
+public:
+  explicit TopologyFromMatrix(const Matrix& matrix)
+      : m_matrix(matrix), m_devices(static_cast<int>(matrix.devices.size())),
+        m_nodeOf(static_cast<std::size_t>(m_devices))
+  {
+    m_topology.name = "nvidia-smi-topology";
+    m_topology.description = "imported from nvidia-smi topo -m";
+  }
+
+  Topology build()
+  {
+    addDevices();
+    addNvlinks();
+    addPcie();
+    return std::move(m_topology);
+  }
+  bool hasGpus() const { return !m_gpus.empty(); }
+
+private:
+  int addNode(NodeKind kind, std::string name, int index = -1)
+  {
+    const int id = static_cast<int>(m_topology.nodes.size());
+    m_topology.nodes.push_back({id, kind, std::move(name), index, 0, 0});
+    return id;
+  }
+  void link(int a, int b, LinkKind kind, double bandwidth, double latency)
+  {
+    const int id = static_cast<int>(m_topology.links.size());
+    m_topology.links.push_back({id, a, b, kind, bandwidth, latency, true});
+  }
+
+  void addDevices()
+  {
+    for (int d = 0; d < m_devices; ++d) {
+      int index = -1;
+      const std::string& name = m_matrix.devices[d];
+      if (isGpuName(name, &index)) {
+        m_nodeOf[d] = addNode(NodeKind::Gpu, name, index);
+        m_gpus.push_back(d);
+      } else {
+        const auto legend = m_matrix.legendNames.find(name);
+        m_nodeOf[d] =
+            addNode(NodeKind::Nic, legend == m_matrix.legendNames.end() ? name : legend->second);
+      }
+    }
+  }
+
+  void addNvlinks()
+  {
+    std::set<int> counts;
+    bool allPairs = true;
+    for (const int a : m_gpus) {
+      for (const int b : m_gpus) {
+        if (a == b)
+          continue;
+        const int count = nvlinkCount(m_matrix.cells[a][b]);
+        allPairs = allPairs && count > 0;
+        counts.insert(count);
+      }
+    }
+    if (m_gpus.size() >= 8 && allPairs && counts.size() == 1) {
+      const int fabric = addNode(NodeKind::NvSwitch, "NVSwitch");
+      for (const int g : m_gpus)
+        link(m_nodeOf[g], fabric, LinkKind::NvLink, *counts.begin() * kNvlink2PerLinkGBps,
+             kNvlinkLatencyUs);
+      return;
+    }
+    for (const int a : m_gpus) {
+      for (const int b : m_gpus) {
+        const int count = nvlinkCount(m_matrix.cells[a][b]);
+        if (a < b && count > 0)
+          link(m_nodeOf[a], m_nodeOf[b], LinkKind::NvLink, count * kNvlink2PerLinkGBps,
+               kNvlinkLatencyUs);
+      }
+    }
+  }
+
+  /// PIX/PXB groups share a switch; PHB/NODE put groups on one socket, and so does reporting the
+  /// same NUMA node (or CPU affinity): NVLinked GPUs show NV# instead of their PCIe relation.
+  void addPcie()
+  {
+    UnionFind switches(m_devices);
+    UnionFind sockets(m_devices);
+    for (int a = 0; a < m_devices; ++a) {
+      for (int b = 0; b < m_devices; ++b) {
+        const std::string& cell = m_matrix.cells[a][b];
+        if (cell == "PIX" || cell == "PXB")
+          switches.join(a, b);
+        if (cell == "PIX" || cell == "PXB" || cell == "PHB" || cell == "NODE")
+          sockets.join(a, b);
+      }
+    }
+    std::map<std::string, int> firstWithKey;
+    for (int d = 0; d < m_devices; ++d) {
+      if (m_matrix.socketKey[d].empty())
+        continue;
+      const auto [it, inserted] = firstWithKey.emplace(m_matrix.socketKey[d], d);
+      if (!inserted)
+        sockets.join(d, it->second);
+    }
+    std::map<int, int> groupSize;
+    for (int d = 0; d < m_devices; ++d)
+      ++groupSize[switches.find(d)];
+    for (int d = 0; d < m_devices; ++d)
+      attachToSocket(d, cpuOfSocket(sockets.find(d)), switches.find(d), groupSize);
+    linkSockets();
+  }
+
+  int cpuOfSocket(int socket)
+  {
+    auto cpu = m_socketCpu.find(socket);
+    if (cpu == m_socketCpu.end())
+      cpu = m_socketCpu
+                .emplace(socket, addNode(NodeKind::Cpu, "CPU" + std::to_string(m_socketCpu.size())))
+                .first;
+    return cpu->second;
+  }
+
+  /// A device alone on its PCIe switch hangs off the CPU; a group shares one switch node.
+  void attachToSocket(int device, int cpu, int group, std::map<int, int>& groupSize)
+  {
+    if (groupSize[group] < 2) {
+      link(m_nodeOf[device], cpu, LinkKind::Pcie, kPcieGen4GBps, kPcieLatencyUs);
+      return;
+    }
+    auto sw = m_switchNode.find(group);
+    if (sw == m_switchNode.end()) {
+      const int id = addNode(NodeKind::PcieSwitch, "PCIe" + std::to_string(m_switchNode.size()));
+      sw = m_switchNode.emplace(group, id).first;
+      link(id, cpu, LinkKind::Pcie, kPcieGen4GBps, kPcieLatencyUs);
+    }
+    link(m_nodeOf[device], sw->second, LinkKind::Pcie, kPcieGen4GBps, kPcieLatencyUs);
+  }
+
+  void linkSockets()
+  {
+    std::vector<int> cpus;
+    for (const auto& [socket, cpu] : m_socketCpu)
+      cpus.push_back(cpu);
+    for (std::size_t a = 0; a < cpus.size(); ++a) {
+      for (std::size_t b = a + 1; b < cpus.size(); ++b)
+        link(cpus[a], cpus[b], LinkKind::Smp, kSmpGBps, kSmpLatencyUs);
+    }
+  }
+
+  const Matrix& m_matrix;
+  int m_devices;
+  Topology m_topology;
+  std::vector<int> m_nodeOf;       ///< node id of each device
+  std::vector<int> m_gpus;         ///< devices that are GPUs
+  std::map<int, int> m_socketCpu;  ///< socket root → CPU node
+  std::map<int, int> m_switchNode; ///< switch root → PCIe switch node
+};
 
 } // namespace
 
@@ -190,124 +386,14 @@ TopologyReadResult readNvidiaSmiTopology(std::string_view text)
 {
   TopologyReadResult result;
   Diagnostics diagnostics;
-  const std::optional<Matrix> parsed = parseMatrix(text, diagnostics);
+  const std::optional<Matrix> parsed = MatrixParser(diagnostics).parse(text);
   if (!parsed) {
     result.diagnostics = diagnostics.take();
     return result;
   }
-  const Matrix& m = *parsed;
-  const int n = static_cast<int>(m.devices.size());
-  Topology topology;
-  topology.name = "nvidia-smi-topology";
-  topology.description = "imported from nvidia-smi topo -m";
-  std::vector<int> nodeOf(n);
-  std::vector<int> gpus;
-  for (int d = 0; d < n; ++d) {
-    int index = -1;
-    const std::string& name = m.devices[d];
-    nodeOf[d] = static_cast<int>(topology.nodes.size());
-    if (isGpuName(name, &index)) {
-      topology.nodes.push_back({nodeOf[d], NodeKind::Gpu, name, index, 0, 0});
-      gpus.push_back(d);
-    } else {
-      const auto legend = m.legendNames.find(name);
-      topology.nodes.push_back({nodeOf[d], NodeKind::Nic,
-                                legend == m.legendNames.end() ? name : legend->second, -1, 0, 0});
-    }
-  }
-  const auto link = [&topology](int a, int b, LinkKind kind, double bandwidth, double latency) {
-    const int id = static_cast<int>(topology.links.size());
-    topology.links.push_back({id, a, b, kind, bandwidth, latency, true});
-  };
-
-  // NVLink: a switch when every GPU pair of a large system shows the same count.
-  std::set<int> counts;
-  bool allPairs = true;
-  for (const int a : gpus) {
-    for (const int b : gpus) {
-      if (a == b)
-        continue;
-      const int count = nvlinkCount(m.cells[a][b]);
-      allPairs = allPairs && count > 0;
-      counts.insert(count);
-    }
-  }
-  if (gpus.size() >= 8 && allPairs && counts.size() == 1) {
-    const int fabric = static_cast<int>(topology.nodes.size());
-    topology.nodes.push_back({fabric, NodeKind::NvSwitch, "NVSwitch", -1, 0, 0});
-    for (const int g : gpus)
-      link(nodeOf[g], fabric, LinkKind::NvLink, *counts.begin() * kNvlink2PerLinkGBps,
-           kNvlinkLatencyUs);
-  } else {
-    for (const int a : gpus) {
-      for (const int b : gpus) {
-        const int count = nvlinkCount(m.cells[a][b]);
-        if (a < b && count > 0)
-          link(nodeOf[a], nodeOf[b], LinkKind::NvLink, count * kNvlink2PerLinkGBps,
-               kNvlinkLatencyUs);
-      }
-    }
-  }
-
-  // PCIe: PIX/PXB groups share a switch; PHB/NODE put groups on one socket.
-  UnionFind switches(n);
-  UnionFind sockets(n);
-  for (int a = 0; a < n; ++a) {
-    for (int b = 0; b < n; ++b) {
-      const std::string& cell = m.cells[a][b];
-      if (cell == "PIX" || cell == "PXB")
-        switches.join(a, b);
-      if (cell == "PIX" || cell == "PXB" || cell == "PHB" || cell == "NODE")
-        sockets.join(a, b);
-    }
-  }
-  std::map<int, int> socketCpu;  // socket key → CPU node
-  std::map<int, int> switchNode; // switch root → PCIe switch node
-  std::map<int, int> groupSize;
-  for (int d = 0; d < n; ++d)
-    ++groupSize[switches.find(d)];
-  // Devices that report the same NUMA node (or CPU affinity) share a socket too: NVLinked GPUs
-  // show NV# instead of their PCIe relation.
-  std::map<std::string, int> firstWithKey;
-  for (int d = 0; d < n; ++d) {
-    if (m.socketKey[d].empty())
-      continue;
-    const auto [it, inserted] = firstWithKey.emplace(m.socketKey[d], d);
-    if (!inserted)
-      sockets.join(d, it->second);
-  }
-  for (int d = 0; d < n; ++d) {
-    const int socket = sockets.find(d);
-    auto cpu = socketCpu.find(socket);
-    if (cpu == socketCpu.end()) {
-      const int id = static_cast<int>(topology.nodes.size());
-      topology.nodes.push_back(
-          {id, NodeKind::Cpu, "CPU" + std::to_string(socketCpu.size()), -1, 0, 0});
-      cpu = socketCpu.emplace(socket, id).first;
-    }
-    const int group = switches.find(d);
-    if (groupSize[group] < 2) {
-      link(nodeOf[d], cpu->second, LinkKind::Pcie, kPcieGen4GBps, kPcieLatencyUs);
-      continue;
-    }
-    auto sw = switchNode.find(group);
-    if (sw == switchNode.end()) {
-      const int id = static_cast<int>(topology.nodes.size());
-      topology.nodes.push_back(
-          {id, NodeKind::PcieSwitch, "PCIe" + std::to_string(switchNode.size()), -1, 0, 0});
-      sw = switchNode.emplace(group, id).first;
-      link(id, cpu->second, LinkKind::Pcie, kPcieGen4GBps, kPcieLatencyUs);
-    }
-    link(nodeOf[d], sw->second, LinkKind::Pcie, kPcieGen4GBps, kPcieLatencyUs);
-  }
-  std::vector<int> cpus;
-  for (const auto& [socket, cpu] : socketCpu)
-    cpus.push_back(cpu);
-  for (std::size_t a = 0; a < cpus.size(); ++a) {
-    for (std::size_t b = a + 1; b < cpus.size(); ++b)
-      link(cpus[a], cpus[b], LinkKind::Smp, kSmpGBps, kSmpLatencyUs);
-  }
-  if (gpus.empty())
+  TopologyFromMatrix builder(*parsed);
+  Topology topology = builder.build();
+  if (!builder.hasGpus())
     diagnostics.error("topology.smi-no-gpu", "the matrix lists no GPU");
   layoutInRows(topology);
   if (!diagnostics.hasErrors())

@@ -1,4 +1,4 @@
-#include "textposition.h"
+#include "textposition_p.h"
 
 #include <algorithm>
 

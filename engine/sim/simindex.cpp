@@ -1,4 +1,4 @@
-#include "simindex.h"
+#include "simindex_p.h"
 
 #include "model/routing.h"
 
@@ -89,16 +89,12 @@ int linkResource(const Topology& topology, int link, bool aToB)
   return 2 * link + (aToB || !topology.links[link].duplex ? 0 : 1);
 }
 
-std::optional<SimIndex> buildSimIndex(const Program& program, const Topology& topology,
-                                      Diagnostics& diagnostics)
-{
-  if (!checkThreadblocks(program, diagnostics))
-    return std::nullopt;
-  const int ranks = static_cast<int>(program.gpus.size());
-  SimIndex index;
+namespace {
 
-  bool gpusOk = true;
-  for (int rank = 0; rank < ranks; ++rank) {
+bool everyRankHasAGpu(const Program& program, const Topology& topology, Diagnostics& diagnostics)
+{
+  bool ok = true;
+  for (int rank = 0; rank < static_cast<int>(program.gpus.size()); ++rank) {
     if (!topology.gpuNode(rank)) {
       Location location;
       location.rank = rank;
@@ -107,78 +103,114 @@ std::optional<SimIndex> buildSimIndex(const Program& program, const Topology& to
                             topology.name + "\", which hosts " +
                             std::to_string(topology.rankCount()) + " ranks",
                         location);
-      gpusOk = false;
+      ok = false;
     }
   }
-  if (!gpusOk)
-    return std::nullopt;
+  return ok;
+}
 
+/// Bytes per µs of each resource: both directions of every link (GB/s = 10^3 bytes/µs).
+std::vector<double> linkCapacities(const Topology& topology)
+{
+  std::vector<double> capacities(2 * topology.links.size());
+  for (std::size_t i = 0; i < topology.links.size(); ++i) {
+    capacities[2 * i] = topology.links[i].bandwidthGBps * 1e3;
+    capacities[2 * i + 1] = topology.links[i].bandwidthGBps * 1e3;
+  }
+  return capacities;
+}
+
+/// Global threadblock indices and connections, in rank and tb order; one sender and one receiver
+/// per connection.
+class ThreadblockIndexer
+{
+public:
+  ThreadblockIndexer(SimIndex& index, Diagnostics& diagnostics)
+      : m_index(index), m_diagnostics(diagnostics)
+  {
+  }
+
+  bool add(const Program& program)
+  {
+    for (int rank = 0; rank < static_cast<int>(program.gpus.size()); ++rank) {
+      for (const ThreadBlock& tb : program.gpus[rank].threadblocks)
+        addThreadblock(rank, tb);
+    }
+    if (!m_ok)
+      return false;
+    for (TbInfo& info : m_index.tbs) {
+      for (const Step& step : info.tb->steps)
+        info.depTarget.push_back(step.depid >= 0 ? m_globalTb.at({info.rank, step.depid}) : -1);
+    }
+    return true;
+  }
+
+private:
+  using Key = std::tuple<int, int, int>; ///< (from, to, channel)
+
+  void addThreadblock(int rank, const ThreadBlock& tb)
+  {
+    m_globalTb[{rank, tb.id}] = static_cast<int>(m_index.tbs.size());
+    TbInfo info;
+    info.rank = rank;
+    info.tb = &tb;
+    m_index.maxSteps = std::max(m_index.maxSteps, static_cast<int>(tb.steps.size()));
+    if (tb.send >= 0) {
+      claim(m_senders, {rank, tb.send, tb.chan}, rank, tb, "send");
+      info.sendConnection = connection({rank, tb.send, tb.chan});
+    }
+    if (tb.recv >= 0) {
+      claim(m_receivers, {tb.recv, rank, tb.chan}, rank, tb, "receive");
+      info.receiveConnection = connection({tb.recv, rank, tb.chan});
+    }
+    m_index.tbs.push_back(std::move(info));
+  }
+
+  void claim(std::map<Key, const ThreadBlock*>& ends, const Key& key, int rank,
+             const ThreadBlock& tb, const char* side)
+  {
+    const auto [it, inserted] = ends.emplace(key, &tb);
+    if (inserted)
+      return;
+    m_diagnostics.error("sim.invalid-program",
+                        std::string("threadblocks ") + std::to_string(it->second->id) + " and " +
+                            std::to_string(tb.id) + " both " + side +
+                            " on the same connection (channel " + std::to_string(tb.chan) + ")",
+                        tbLocation(rank, tb));
+    m_ok = false;
+  }
+
+  int connection(const Key& key)
+  {
+    const auto found = m_connectionIds.find(key);
+    if (found != m_connectionIds.end())
+      return found->second;
+    const int id = static_cast<int>(m_index.connections.size());
+    const auto& [from, to, channel] = key;
+    m_index.connections.push_back({from, to, channel, {}, {}, {}, 0});
+    m_connectionIds[key] = id;
+    return id;
+  }
+
+  SimIndex& m_index;
+  Diagnostics& m_diagnostics;
+  bool m_ok = true;
+  std::map<std::pair<int, int>, int> m_globalTb;
+  std::map<Key, int> m_connectionIds;
+  std::map<Key, const ThreadBlock*> m_senders;
+  std::map<Key, const ThreadBlock*> m_receivers;
+};
+
+/// Every connection's route, one search per sending rank.
+bool routeConnections(const Topology& topology, SimIndex& index, Diagnostics& diagnostics)
+{
   std::unordered_map<int, int> linkIndex;
   for (std::size_t i = 0; i < topology.links.size(); ++i)
     linkIndex[topology.links[i].id] = static_cast<int>(i);
-  index.capacities.resize(2 * topology.links.size());
-  for (std::size_t i = 0; i < topology.links.size(); ++i) {
-    // GB/s = 10^9 bytes/s = 10^3 bytes/µs.
-    index.capacities[2 * i] = topology.links[i].bandwidthGBps * 1e3;
-    index.capacities[2 * i + 1] = topology.links[i].bandwidthGBps * 1e3;
-  }
-
-  // Global threadblock indices and connections, in rank and tb order.
-  std::map<std::pair<int, int>, int> globalTb;
-  std::map<std::tuple<int, int, int>, int> connectionIds;
-  std::map<std::tuple<int, int, int>, const ThreadBlock*> senders;
-  std::map<std::tuple<int, int, int>, const ThreadBlock*> receivers;
-  const auto connection = [&](int from, int to, int channel) {
-    const auto key = std::make_tuple(from, to, channel);
-    const auto found = connectionIds.find(key);
-    if (found != connectionIds.end())
-      return found->second;
-    const int id = static_cast<int>(index.connections.size());
-    index.connections.push_back({from, to, channel, {}, {}, {}, 0});
-    connectionIds[key] = id;
-    return id;
-  };
-  bool ok = true;
-  for (int rank = 0; rank < ranks; ++rank) {
-    for (const ThreadBlock& tb : program.gpus[rank].threadblocks) {
-      globalTb[{rank, tb.id}] = static_cast<int>(index.tbs.size());
-      TbInfo info;
-      info.rank = rank;
-      info.tb = &tb;
-      index.maxSteps = std::max(index.maxSteps, static_cast<int>(tb.steps.size()));
-      const auto claim = [&](auto& ends, std::tuple<int, int, int> key, const char* side) {
-        const auto [it, inserted] = ends.emplace(key, &tb);
-        if (!inserted) {
-          diagnostics.error("sim.invalid-program",
-                            std::string("threadblocks ") + std::to_string(it->second->id) +
-                                " and " + std::to_string(tb.id) + " both " + side +
-                                " on the same connection (channel " + std::to_string(tb.chan) + ")",
-                            tbLocation(rank, tb));
-          ok = false;
-        }
-      };
-      if (tb.send >= 0) {
-        claim(senders, std::make_tuple(rank, tb.send, tb.chan), "send");
-        info.sendConnection = connection(rank, tb.send, tb.chan);
-      }
-      if (tb.recv >= 0) {
-        claim(receivers, std::make_tuple(tb.recv, rank, tb.chan), "receive");
-        info.receiveConnection = connection(tb.recv, rank, tb.chan);
-      }
-      index.tbs.push_back(std::move(info));
-    }
-  }
-  if (!ok)
-    return std::nullopt;
-  for (TbInfo& info : index.tbs) {
-    for (const Step& step : info.tb->steps)
-      info.depTarget.push_back(step.depid >= 0 ? globalTb.at({info.rank, step.depid}) : -1);
-  }
-
-  // Routes, one search per sending rank.
   std::map<int, std::vector<int>> bySource;
   for (std::size_t c = 0; c < index.connections.size(); ++c)
     bySource[index.connections[c].from].push_back(static_cast<int>(c));
+  bool ok = true;
   for (const auto& [from, ids] : bySource) {
     std::vector<int> targets;
     for (const int c : ids)
@@ -207,7 +239,20 @@ std::optional<SimIndex> buildSimIndex(const Program& program, const Topology& to
       }
     }
   }
-  if (!ok)
+  return ok;
+}
+
+} // namespace
+
+std::optional<SimIndex> buildSimIndex(const Program& program, const Topology& topology,
+                                      Diagnostics& diagnostics)
+{
+  if (!checkThreadblocks(program, diagnostics) || !everyRankHasAGpu(program, topology, diagnostics))
+    return std::nullopt;
+  SimIndex index;
+  index.capacities = linkCapacities(topology);
+  if (!ThreadblockIndexer(index, diagnostics).add(program) ||
+      !routeConnections(topology, index, diagnostics))
     return std::nullopt;
   return index;
 }

@@ -2,7 +2,7 @@
 
 #include "fairshare.h"
 #include "model/buffergeometry.h"
-#include "simindex.h"
+#include "simindex_p.h"
 
 #include <algorithm>
 #include <cmath>

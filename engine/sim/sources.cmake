@@ -11,6 +11,6 @@ list(APPEND cs_engine_area_sources
   sim/protocolmodel.h sim/protocolmodel.cpp
   sim/fairshare.h sim/fairshare.cpp
   sim/estimates.h sim/estimates.cpp
-  sim/simindex.h sim/simindex.cpp
+  sim/simindex_p.h sim/simindex.cpp
   sim/simulator.h sim/simulator.cpp
 )

@@ -112,22 +112,12 @@ std::int64_t requiredTrafficBytes(const Program& program, std::int64_t chunkByte
   return total;
 }
 
-int runExecBench(const ExecBenchOptions& options, std::ostream& out, std::ostream& progress)
+namespace {
+
+/// MIN, MIN·F, … up to MAX, each rounded up to a size the runtime would accept.
+std::vector<std::int64_t> sweepSizes(const ExecBenchOptions& options, const Program& program)
 {
-  const ReadResult read = readMscclXmlFile(options.file);
-  if (!read.program || read.hasErrors()) {
-    out << options.file << ": cannot be read as MSCCL XML\n";
-    return 2;
-  }
-  const Program& program = *read.program;
-  std::string error;
-  std::unique_ptr<Executor> executor = makeExecutor(options.backend, &error);
-  if (!executor) {
-    out << "backend " << options.backend << ": " << error << '\n';
-    return 2;
-  }
-  const DataType type = options.exec.dtype;
-  const std::int64_t granularity = sizeGranularity(program, type);
+  const std::int64_t granularity = sizeGranularity(program, options.exec.dtype);
   std::vector<std::int64_t> sizes;
   const double factor = std::max(options.factor, 1.01);
   for (double size = static_cast<double>(std::max<std::int64_t>(options.minBytes, 1));
@@ -137,10 +127,14 @@ int runExecBench(const ExecBenchOptions& options, std::ostream& out, std::ostrea
     if (sizes.empty() || sizes.back() != rounded)
       sizes.push_back(rounded);
   }
+  return sizes;
+}
 
+void printHeader(std::ostream& out, const Program& program, const Executor& executor)
+{
   char line[256];
   std::snprintf(line, sizeof line, "# %s on %s, %d ranks, %s, %s\n", program.name.c_str(),
-                std::string(executor->name()).c_str(), program.ngpus,
+                std::string(executor.name()).c_str(), program.ngpus,
                 std::string(collectiveTitle(program.collective)).c_str(),
                 std::string(protocolName(program.proto)).c_str());
   out << line;
@@ -150,53 +144,55 @@ int runExecBench(const ExecBenchOptions& options, std::ostream& out, std::ostrea
   std::snprintf(line, sizeof line, "#%12s %12s %8s %6s %5s %10s %8s %8s %7s %9s\n", "(B)",
                 "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", "", "");
   out << line;
+}
 
-  int status = 0;
-  std::optional<double> rooflineAtLargest;
-  for (std::size_t i = 0; i < sizes.size(); ++i) {
-    ExecOptions run = options.exec;
-    run.bytes = sizes[i];
-    progress << "[bench " << (i + 1) << "/" << sizes.size() << "] " << sizes[i] << " bytes…"
-             << std::endl;
-    const ExecResult result = executor->run(program, run);
-    status = std::max(status, exitCodeOf(result.status));
-    if (result.status == ExecStatus::Failed || result.status == ExecStatus::Hung) {
-      std::snprintf(line, sizeof line, " %12lld  %s: %s\n", static_cast<long long>(sizes[i]),
-                    std::string(execStatusName(result.status)).c_str(),
-                    result.diagnostics.empty() ? "" : result.diagnostics.front().message.c_str());
-      out << line;
-      // Without its hardware a backend fails every size alike: one line says it.
-      const bool noHardware =
-          !result.diagnostics.empty() && (result.diagnostics.front().code == "exec.cuda-device" ||
-                                          result.diagnostics.front().code == "exec.nccl-devices");
-      if (noHardware)
-        break;
-      continue;
-    }
-    const double us = result.meanUs();
-    const double algbw = static_cast<double>(sizes[i]) / (us * 1e3);
-    const std::int64_t chunkBytes = result.chunkElements * dataTypeSize(type);
-    // The yardstick copies as many bytes as the ranks' buffers hold (at most 512 MiB).
-    const std::int64_t copyBytes = std::min<std::int64_t>(2 * sizes[i] * program.ngpus, 512 << 20);
-    const double bandwidth =
-        executor->copyBandwidth(copyBytes).value_or(measureCopyBandwidth(copyBytes));
-    const double rooflineUs =
-        static_cast<double>(requiredTrafficBytes(program, chunkBytes)) / bandwidth * 1e6;
-    const double roofline = us > 0 ? rooflineUs / us : 0;
-    rooflineAtLargest = roofline;
-    const std::string wrong =
-        result.status == ExecStatus::NotVerified ? "n/a" : std::to_string(result.wrong);
-    std::snprintf(
-        line, sizeof line, " %12lld %12lld %8s %6s %5s %10.1f %8.3f %8.3f %7s %9.2f\n",
-        static_cast<long long>(sizes[i]), static_cast<long long>(result.count),
-        std::string(dataTypeName(type)).c_str(), std::string(reduceOpName(run.op)).c_str(),
-        result.mode == CallMode::InPlace ? "in" : "out", us, algbw,
-        algbw * busBandwidthFactor(program.collective, program.ngpus), wrong.c_str(), roofline);
-    out << line;
-  }
+/// The row of a finished run; returns its roofline ratio.
+double printRow(std::ostream& out, const Program& program, Executor& executor,
+                const ExecOptions& run, const ExecResult& result)
+{
+  const double us = result.meanUs();
+  const double algbw = static_cast<double>(run.bytes) / (us * 1e3);
+  const std::int64_t chunkBytes = result.chunkElements * dataTypeSize(run.dtype);
+  // The yardstick copies as many bytes as the ranks' buffers hold (at most 512 MiB).
+  const std::int64_t copyBytes = std::min<std::int64_t>(2 * run.bytes * program.ngpus, 512 << 20);
+  const double bandwidth =
+      executor.copyBandwidth(copyBytes).value_or(measureCopyBandwidth(copyBytes));
+  const double rooflineUs =
+      static_cast<double>(requiredTrafficBytes(program, chunkBytes)) / bandwidth * 1e6;
+  const double roofline = us > 0 ? rooflineUs / us : 0;
+  const std::string wrong =
+      result.status == ExecStatus::NotVerified ? "n/a" : std::to_string(result.wrong);
+  char line[256];
+  std::snprintf(
+      line, sizeof line, " %12lld %12lld %8s %6s %5s %10.1f %8.3f %8.3f %7s %9.2f\n",
+      static_cast<long long>(run.bytes), static_cast<long long>(result.count),
+      std::string(dataTypeName(run.dtype)).c_str(), std::string(reduceOpName(run.op)).c_str(),
+      result.mode == CallMode::InPlace ? "in" : "out", us, algbw,
+      algbw * busBandwidthFactor(program.collective, program.ngpus), wrong.c_str(), roofline);
+  out << line;
+  return roofline;
+}
+
+/// The row of a run that failed or hung; true when no size can run (the hardware is missing).
+bool printFailure(std::ostream& out, std::int64_t bytes, const ExecResult& result)
+{
+  char line[256];
+  std::snprintf(line, sizeof line, " %12lld  %s: %s\n", static_cast<long long>(bytes),
+                std::string(execStatusName(result.status)).c_str(),
+                result.diagnostics.empty() ? "" : result.diagnostics.front().message.c_str());
+  out << line;
+  // Without its hardware a backend fails every size alike: one line says it.
+  return !result.diagnostics.empty() && (result.diagnostics.front().code == "exec.cuda-device" ||
+                                         result.diagnostics.front().code == "exec.nccl-devices");
+}
+
+void printFooter(std::ostream& out, const ExecBenchOptions& options,
+                 std::optional<double> rooflineAtLargest)
+{
   out << "# time: mean of " << options.exec.iterations << " runs after " << options.exec.warmup
       << " warm-up; roofline = (bytes the program must read+write / copy bandwidth measured "
          "now on the same hardware) / time\n";
+  char line[256];
   if (rooflineAtLargest && options.backend == "cuda") {
     std::snprintf(line, sizeof line,
                   "# largest size: %.0f%% of device copy bandwidth (goal for 8-rank ring "
@@ -211,6 +207,43 @@ int runExecBench(const ExecBenchOptions& options, std::ostream& out, std::ostrea
         *rooflineAtLargest * 100);
     out << line;
   }
+}
+
+} // namespace
+
+int runExecBench(const ExecBenchOptions& options, std::ostream& out, std::ostream& progress)
+{
+  const ReadResult read = readMscclXmlFile(options.file);
+  if (!read.program || read.hasErrors()) {
+    out << options.file << ": cannot be read as MSCCL XML\n";
+    return 2;
+  }
+  const Program& program = *read.program;
+  std::string error;
+  std::unique_ptr<Executor> executor = makeExecutor(options.backend, &error);
+  if (!executor) {
+    out << "backend " << options.backend << ": " << error << '\n';
+    return 2;
+  }
+  const std::vector<std::int64_t> sizes = sweepSizes(options, program);
+  printHeader(out, program, *executor);
+  int status = 0;
+  std::optional<double> rooflineAtLargest;
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    ExecOptions run = options.exec;
+    run.bytes = sizes[i];
+    progress << "[bench " << (i + 1) << "/" << sizes.size() << "] " << sizes[i] << " bytes…"
+             << std::endl;
+    const ExecResult result = executor->run(program, run);
+    status = std::max(status, exitCodeOf(result.status));
+    if (result.status == ExecStatus::Failed || result.status == ExecStatus::Hung) {
+      if (printFailure(out, sizes[i], result))
+        break;
+      continue;
+    }
+    rooflineAtLargest = printRow(out, program, *executor, run, result);
+  }
+  printFooter(out, options, rooflineAtLargest);
   return status;
 }
 

@@ -6,7 +6,7 @@
 // spots in the raw text, so the reader can say where the runtime would stumble.
 
 #include "model/diagnostic.h"
-#include "textposition.h"
+#include "textposition_p.h"
 
 #include <string_view>
 

@@ -51,6 +51,10 @@ public:
   Schedule finish(const std::string& base, const GeneratorOptions& options, Modes modes);
 
 private:
+  /// Appends channel `channel`'s copy of `t` to `result`, split where the replica's chunks stop
+  /// being contiguous.
+  void replicateForChannel(const Transfer& t, int channel, int channels, Schedule& result) const;
+
   Schedule m_schedule;
 };
 

@@ -1,0 +1,6 @@
+# Sources of engine/replay (indexing a Trace once, then "what happens at time t"), relative to
+# engine/.
+list(APPEND cs_engine_area_sources
+  replay/replayindex.h replay/replayindex.cpp replay/replayqueries.cpp
+  replay/tracefit.h replay/tracefit.cpp
+)

@@ -1,0 +1,2 @@
+# Unit tests of engine/replay; included by tests/CMakeLists.txt (paths relative to tests/).
+cstudio_add_test(tst_replay SOURCES replay/tst_replay.cpp)
