@@ -10,6 +10,6 @@ list(APPEND cs_engine_area_sources
   catalogue/alltoall.cpp
   catalogue/bruck.cpp
   check/schedulecheck.h check/schedulecheck.cpp
-  check/scheduledetail.h check/schedulesymbolic.cpp
+  check/scheduledetail_p.h check/schedulesymbolic.cpp
   check/schedulegeometry.h check/schedulegeometry.cpp
 )

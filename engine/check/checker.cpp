@@ -1,6 +1,6 @@
 #include "checker.h"
 
-#include "passes.h"
+#include "passes_p.h"
 
 #include <algorithm>
 

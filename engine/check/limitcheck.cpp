@@ -1,6 +1,6 @@
-#include "passes.h"
+#include "passes_p.h"
 
-#include "staticcheckutil.h"
+#include "staticcheckutil_p.h"
 
 #include <algorithm>
 #include <utility>

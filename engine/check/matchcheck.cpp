@@ -1,7 +1,7 @@
-#include "passes.h"
+#include "passes_p.h"
 
 #include "../model/connections.h"
-#include "staticcheckutil.h"
+#include "staticcheckutil_p.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "symbolicreports.h"
+#include "symbolicreports_p.h"
 
 namespace cs::detail {
 

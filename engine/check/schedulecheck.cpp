@@ -1,4 +1,4 @@
-#include "scheduledetail.h"
+#include "scheduledetail_p.h"
 
 #include <algorithm>
 #include <unordered_set>

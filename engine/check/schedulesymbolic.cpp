@@ -1,4 +1,4 @@
-#include "scheduledetail.h"
+#include "scheduledetail_p.h"
 #include "symbolicvalue.h"
 
 #include "../model/collectivespec.h"

@@ -1,5 +1,5 @@
-#include "passes.h"
-#include "symbolicreports.h"
+#include "passes_p.h"
+#include "symbolicreports_p.h"
 #include "symbolicrun.h"
 
 #include <new>

@@ -1,4 +1,4 @@
-#include "staticcheckutil.h"
+#include "staticcheckutil_p.h"
 
 #include <algorithm>
 #include <array>

@@ -2,7 +2,7 @@
 // buffer hazard between threadblocks of a rank becomes a depid/deps, one per step, the extra ones
 // on preceding nops, and every target publishes its position (hasdep=1).
 
-#include "lowerplan.h"
+#include "lowerplan_p.h"
 
 #include <algorithm>
 #include <cstdint>

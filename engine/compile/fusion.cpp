@@ -1,7 +1,7 @@
 // Fusion candidates (msccl-format §8.3 step 2): a received value that the next access of its
 // slot forwards to another rank becomes one rcs / rrcs / rrs instruction.
 
-#include "lowerplan.h"
+#include "lowerplan_p.h"
 
 #include <algorithm>
 

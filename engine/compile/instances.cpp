@@ -1,7 +1,7 @@
 // Instances (msccl-format §8.3 step 7): the whole program replicated, each copy on its own
 // threadblocks, channels and interleaved chunks, so one algorithm drives more channels.
 
-#include "lowerplan.h"
+#include "lowerplan_p.h"
 
 #include <algorithm>
 
@@ -18,7 +18,7 @@ Schedule splitIntoSingleChunks(const Schedule& schedule, std::unordered_map<int,
     widest = std::max(widest, t.count);
   }
   // Piece-major ids: piece c of every transfer before piece c+1 of any, so the rounds of a step
-  // (lowerplan.h) alternate between the transfers that share a connection.
+  // (lowerplan_p.h) alternate between the transfers that share a connection.
   for (int c = 0; c < widest; ++c) {
     for (const Transfer& t : schedule.transfers) {
       if (c >= t.count)

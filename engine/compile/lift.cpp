@@ -1,9 +1,9 @@
 // Lifting: messages matched in order per connection become transfers, local instructions become
-// local transfers, and steps come from dependency depth (liftgraph.h).
+// local transfers, and steps come from dependency depth (liftgraph_p.h).
 
 #include "lift.h"
 
-#include "liftgraph.h"
+#include "liftgraph_p.h"
 
 #include "../model/buffergeometry.h"
 #include "../model/connections.h"

@@ -1,6 +1,6 @@
 // Step numbering of lifted transfers by dependency depth.
 
-#include "liftgraph.h"
+#include "liftgraph_p.h"
 
 #include <algorithm>
 #include <utility>

@@ -4,7 +4,7 @@
 
 #include "lower.h"
 
-#include "lowerplan.h"
+#include "lowerplan_p.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -1,6 +1,6 @@
 // Validation of a Schedule before lowering, and the <algo>/<gpu> skeleton of the Program.
 
-#include "lowerplan.h"
+#include "lowerplan_p.h"
 
 #include <algorithm>
 #include <string>

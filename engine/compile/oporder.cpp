@@ -1,7 +1,7 @@
-// The per-rank operation order shared by every lowering stage (see lowerplan.h): rounds split a
+// The per-rank operation order shared by every lowering stage (see lowerplan_p.h): rounds split a
 // step's messages on one connection so that sending and receiving alternate.
 
-#include "lowerplan.h"
+#include "lowerplan_p.h"
 
 #include <cstdint>
 #include <unordered_map>

@@ -2,7 +2,7 @@
 // at most one send and one receive connection (channel, peer), every connection is owned by one
 // threadblock, pins are honoured, and fusions that cannot keep those rules are undone.
 
-#include "lowerplan.h"
+#include "lowerplan_p.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include "nccltopologyreader.h"
+#include "nccltopologyreader_p.h"
 
 #include "model/linkfigures.h"
 

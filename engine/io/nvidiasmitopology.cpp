@@ -1,4 +1,4 @@
-#include "nvidiasmitopology.h"
+#include "nvidiasmitopology_p.h"
 
 #include "model/linkfigures.h"
 

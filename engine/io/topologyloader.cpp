@@ -1,7 +1,7 @@
 #include "topologyloader.h"
 
-#include "nccltopologyreader.h"
-#include "nvidiasmitopology.h"
+#include "nccltopologyreader_p.h"
+#include "nvidiasmitopology_p.h"
 
 #include <filesystem>
 #include <fstream>

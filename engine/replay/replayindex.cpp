@@ -1,6 +1,6 @@
 #include "replayindex.h"
 
-#include "tracefit.h"
+#include "tracefit_p.h"
 
 #include <algorithm>
 #include <map>

@@ -2,5 +2,5 @@
 # engine/.
 list(APPEND cs_engine_area_sources
   replay/replayindex.h replay/replayindex.cpp replay/replayqueries.cpp
-  replay/tracefit.h replay/tracefit.cpp
+  replay/tracefit_p.h replay/tracefit.cpp
 )

@@ -1,4 +1,4 @@
-#include "tracefit.h"
+#include "tracefit_p.h"
 
 #include <algorithm>
 #include <cmath>

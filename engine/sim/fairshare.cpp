@@ -1,4 +1,4 @@
-#include "fairshare.h"
+#include "fairshare_p.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 #include "simulator.h"
 
-#include "fairshare.h"
+#include "fairshare_p.h"
 #include "model/buffergeometry.h"
 #include "simindex_p.h"
 

@@ -4,12 +4,12 @@ list(APPEND cs_engine_area_sources
   model/topologypresets.h model/topologypresets.cpp
   io/topologyjson.h io/topologyjson.cpp
   io/topologyloader.h io/topologyloader.cpp
-  io/nccltopologyreader.h io/nccltopologyreader.cpp
-  io/nvidiasmitopology.h io/nvidiasmitopology.cpp
+  io/nccltopologyreader_p.h io/nccltopologyreader.cpp
+  io/nvidiasmitopology_p.h io/nvidiasmitopology.cpp
   io/dotwriter.h io/dotwriter.cpp
   io/chrometrace.h io/chrometrace.cpp
   sim/protocolmodel.h sim/protocolmodel.cpp
-  sim/fairshare.h sim/fairshare.cpp
+  sim/fairshare_p.h sim/fairshare.cpp
   sim/estimates.h sim/estimates.cpp
   sim/simindex_p.h sim/simindex.cpp
   sim/simulator.h sim/simulator.cpp

@@ -3,7 +3,7 @@
 // shared corpus, whose MANIFEST states the expected verdicts.
 
 #include "catalogue/ringallreduce.h"
-#include "check/passes.h"
+#include "check/passes_p.h"
 #include "model/buffergeometry.h"
 #include "support/corpus.h"
 #include "support/mutate.h"

@@ -3,7 +3,7 @@
 // runtime, plus the corpus expectations of MANIFEST.md.
 
 #include "catalogue/ringallreduce.h"
-#include "check/passes.h"
+#include "check/passes_p.h"
 #include "model/dialect.h"
 #include "support/corpus.h"
 #include "support/mutate.h"

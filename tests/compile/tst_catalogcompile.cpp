@@ -5,7 +5,7 @@
 // for a few), also lowers to a program the whole checker accepts. Instances split every transfer
 // into single-chunk messages, so a connection carries several messages per step; this is the
 // case that once deadlocked (a fused receive-and-forward ring needing more FIFO room than the
-// runtime's two messages, see engine/compile/lowerplan.h on rounds).
+// runtime's two messages, see engine/compile/lowerplan_p.h on rounds).
 
 #include "compile/compileutil.h"
 #include "support/corpus.h"

@@ -193,7 +193,7 @@ void Test_lower::instances()
 // A ring all-reduce on 2n chunks where every step moves two single-chunk transfers over each
 // connection (chunks c and c+n). Sending both before receiving would leave a fused rrs needing
 // a third FIFO slot on every rank at once (the runtime has two, msccl-format §4.5): a deadlock.
-// Lowering must alternate the messages (lowerplan.h, rounds) and never emit that.
+// Lowering must alternate the messages (lowerplan_p.h, rounds) and never emit that.
 void Test_lower::twoMessagesPerStep_data()
 {
   QTest::addColumn<int>("ranks");

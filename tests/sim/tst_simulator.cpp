@@ -4,7 +4,7 @@
 
 #include "catalogue/ringallreduce.h"
 #include "model/topologypresets.h"
-#include "sim/fairshare.h"
+#include "sim/fairshare_p.h"
 #include "sim/simulator.h"
 
 #include <QTest>

@@ -1,7 +1,7 @@
 // Importing NCCL topology dumps and `nvidia-smi topo -m` text (samples in tests/sim/data).
 
-#include "io/nccltopologyreader.h"
-#include "io/nvidiasmitopology.h"
+#include "io/nccltopologyreader_p.h"
+#include "io/nvidiasmitopology_p.h"
 #include "io/topologyloader.h"
 #include "model/routing.h"
 
