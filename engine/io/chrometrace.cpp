@@ -190,6 +190,11 @@ std::string writeChromeTrace(const Trace& trace, const Topology* topology)
   appendSlices(trace, events, sends, receives);
   appendFlows(trace, sends, receives, events);
   appendLinkCounters(trace, topology, chromeTraceLinksPid(trace), events);
+  // The byte counters per link direction, which the counter tracks (utilisation only) lose.
+  Json linkBytes = Json::array();
+  for (const LinkUsage& usage : trace.links)
+    linkBytes.push_back(
+        {{"link", usage.link}, {"a_to_b", usage.bytesAtoB}, {"b_to_a", usage.bytesBtoA}});
   const Json root = {{"traceEvents", std::move(events)},
                      {"displayTimeUnit", "ns"},
                      {"otherData",
@@ -197,7 +202,8 @@ std::string writeChromeTrace(const Trace& trace, const Topology* topology)
                        {"device", trace.device},
                        {"ranks", trace.ranks},
                        {"bytes", trace.bytes},
-                       {"total_us", trace.totalUs}}}};
+                       {"total_us", trace.totalUs},
+                       {"links", std::move(linkBytes)}}}};
   return root.dump() + "\n";
 }
 

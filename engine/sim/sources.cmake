@@ -8,6 +8,7 @@ list(APPEND cs_engine_area_sources
   io/nvidiasmitopology_p.h io/nvidiasmitopology.cpp
   io/dotwriter.h io/dotwriter.cpp
   io/chrometrace.h io/chrometrace.cpp
+  io/chrometracereader.h io/chrometracereader.cpp
   sim/protocolmodel.h sim/protocolmodel.cpp
   sim/fairshare_p.h sim/fairshare.cpp
   sim/estimates.h sim/estimates.cpp

@@ -1,0 +1,284 @@
+#include "chrometracereader.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace cs {
+
+namespace {
+
+using Json = nlohmann::json;
+
+// Bounds past which a trace is refused as absurd rather than half-loaded: far beyond any real
+// run (the CLI and the editor handle 1,024 ranks), small enough that a hostile file cannot make
+// the replay index allocate per rank or per threadblock without end.
+constexpr int kMaxRanks = 1 << 16;
+constexpr int kMaxThreadblocks = 1 << 12;
+constexpr int kMaxSteps = 1 << 20;
+constexpr int kMaxSlices = 1 << 24;
+constexpr int kMaxLinks = 1 << 20;
+
+/// Reads one complete ("X") event, or says what is wrong with it.
+class EventReader
+{
+public:
+  EventReader(const std::string& source, Diagnostics& out) : m_source(source), m_out(out) {}
+
+  std::optional<TraceEvent> read(const Json& item, std::size_t index)
+  {
+    m_index = index;
+    TraceEvent event;
+    const std::optional<OpType> op = item.contains("name") && item["name"].is_string()
+                                         ? parseOpType(item["name"].get<std::string>())
+                                         : std::nullopt;
+    if (!op)
+      return fail("its name is not an instruction type (s, r, rrc, cpy, ...)");
+    event.op = *op;
+    const Json empty = Json::object();
+    const Json& args = item.contains("args") && item["args"].is_object() ? item["args"] : empty;
+    if (!integer(item, "pid", 0, kMaxRanks - 1, event.rank) ||
+        !integer(item, "tid", 0, kMaxThreadblocks - 1, event.tb) ||
+        !integer(args, "step", 0, kMaxSteps - 1, event.step) ||
+        !integer(args, "slice", 0, kMaxSlices - 1, event.slice, 0) ||
+        !integer(args, "channel", 0, kMaxThreadblocks - 1, event.channel, 0) ||
+        !integer(args, "peer", -1, kMaxRanks - 1, event.peer, -1) ||
+        !integer(args, "recv_peer", -1, kMaxRanks - 1, event.recvPeer, -1))
+      return std::nullopt;
+    double bytes = 0;
+    double duration = 0;
+    if (!number(args, "bytes", bytes, 0) || !number(item, "ts", event.start) ||
+        !number(item, "dur", duration, 0))
+      return std::nullopt;
+    if (bytes > 9.0e18)
+      return fail("its byte count " + std::to_string(bytes) + " is absurd");
+    event.bytes = static_cast<std::int64_t>(bytes);
+    event.end = event.start + duration;
+    if (args.contains("links") && !readLinks(args["links"], event.linkPath))
+      return std::nullopt;
+    return event;
+  }
+
+private:
+  std::nullopt_t fail(const std::string& why)
+  {
+    m_out.error("trace.invalid", m_source + ": traceEvents[" + std::to_string(m_index) + "]: " + why);
+    return std::nullopt;
+  }
+
+  /// An integer field within [low, high]; `fallback` when absent (required when none is given).
+  bool integer(const Json& object, const char* key, int low, int high, int& value,
+               std::optional<int> fallback = std::nullopt)
+  {
+    if (!object.contains(key)) {
+      if (fallback) {
+        value = *fallback;
+        return true;
+      }
+      fail(std::string("it has no \"") + key + "\"");
+      return false;
+    }
+    const Json& field = object[key];
+    if (!field.is_number_integer() || field.get<std::int64_t>() < low ||
+        field.get<std::int64_t>() > high) {
+      fail(std::string("\"") + key + "\" is " + field.dump() + ", not an integer from " +
+           std::to_string(low) + " to " + std::to_string(high));
+      return false;
+    }
+    value = field.get<int>();
+    return true;
+  }
+
+  /// A finite, non-negative number; `fallback` when absent (required when none is given).
+  bool number(const Json& object, const char* key, double& value,
+              std::optional<double> fallback = std::nullopt)
+  {
+    if (!object.contains(key)) {
+      if (fallback) {
+        value = *fallback;
+        return true;
+      }
+      fail(std::string("it has no \"") + key + "\"");
+      return false;
+    }
+    const Json& field = object[key];
+    if (!field.is_number() || !std::isfinite(field.get<double>()) || field.get<double>() < 0) {
+      fail(std::string("\"") + key + "\" is " + field.dump() +
+           ", not a finite number of at least 0");
+      return false;
+    }
+    value = field.get<double>();
+    return true;
+  }
+
+  bool readLinks(const Json& links, std::vector<int>& path)
+  {
+    if (!links.is_array() || links.size() > 64) {
+      fail("\"links\" is not a list of at most 64 link ids");
+      return false;
+    }
+    for (const Json& link : links) {
+      if (!link.is_number_integer() || link.get<std::int64_t>() < 0 ||
+          link.get<std::int64_t>() >= kMaxLinks) {
+        fail("\"links\" holds " + link.dump() + ", not a link id");
+        return false;
+      }
+      path.push_back(link.get<int>());
+    }
+    return true;
+  }
+
+  const std::string& m_source;
+  Diagnostics& m_out;
+  std::size_t m_index = 0;
+};
+
+/// The link id in a counter track's name: "link 3 GPU0 - NVSwitch".
+std::optional<int> linkIdOfTrack(const std::string& name)
+{
+  int id = -1;
+  std::istringstream stream(name);
+  std::string word;
+  if (!(stream >> word) || word != "link" || !(stream >> id) || id < 0 || id >= kMaxLinks)
+    return std::nullopt;
+  return id;
+}
+
+/// Utilisation samples ("C" events) into their link's usage; malformed samples are skipped
+/// (they only colour a chart), but a sample must never make the trace unreadable.
+void readCounter(const Json& item, std::map<int, LinkUsage>& links)
+{
+  if (!item.contains("name") || !item["name"].is_string() || !item.contains("ts") ||
+      !item["ts"].is_number() || !item.contains("args") || !item["args"].is_object())
+    return;
+  const std::optional<int> id = linkIdOfTrack(item["name"].get<std::string>());
+  const Json& args = item["args"];
+  if (!id || !args.contains("utilisation") || !args["utilisation"].is_number())
+    return;
+  const double time = item["ts"].get<double>();
+  const double fraction = args["utilisation"].get<double>();
+  if (!std::isfinite(time) || !std::isfinite(fraction) || time < 0 || fraction < 0)
+    return;
+  LinkUsage& usage = links[*id];
+  usage.link = *id;
+  usage.utilisation.emplace_back(time, fraction);
+}
+
+/// The per-direction byte counts the writer keeps in otherData.links.
+void readLinkBytes(const Json& other, std::map<int, LinkUsage>& links)
+{
+  if (!other.contains("links") || !other["links"].is_array())
+    return;
+  for (const Json& entry : other["links"]) {
+    if (!entry.is_object() || !entry.contains("link") || !entry["link"].is_number_integer())
+      continue;
+    const std::int64_t id = entry["link"].get<std::int64_t>();
+    if (id < 0 || id >= kMaxLinks)
+      continue;
+    LinkUsage& usage = links[static_cast<int>(id)];
+    usage.link = static_cast<int>(id);
+    for (const auto& [key, field] : {std::pair{"a_to_b", &usage.bytesAtoB},
+                                     std::pair{"b_to_a", &usage.bytesBtoA}}) {
+      if (entry.contains(key) && entry[key].is_number_integer() && entry[key].get<std::int64_t>() >= 0)
+        *field = entry[key].get<std::int64_t>();
+    }
+  }
+}
+
+void readRunFacts(const Json& other, Trace& trace)
+{
+  if (other.contains("source") && other["source"].is_string())
+    trace.source = other["source"].get<std::string>();
+  if (other.contains("device") && other["device"].is_string())
+    trace.device = other["device"].get<std::string>();
+  if (other.contains("ranks") && other["ranks"].is_number_integer()) {
+    const std::int64_t ranks = other["ranks"].get<std::int64_t>();
+    if (ranks > 0 && ranks <= kMaxRanks)
+      trace.ranks = static_cast<int>(ranks);
+  }
+  if (other.contains("bytes") && other["bytes"].is_number_integer() &&
+      other["bytes"].get<std::int64_t>() >= 0)
+    trace.bytes = other["bytes"].get<std::int64_t>();
+  if (other.contains("total_us") && other["total_us"].is_number() &&
+      std::isfinite(other["total_us"].get<double>()) && other["total_us"].get<double>() >= 0)
+    trace.totalUs = other["total_us"].get<double>();
+}
+
+} // namespace
+
+TraceReadResult readChromeTrace(std::string_view json, const std::string& source)
+{
+  Diagnostics out;
+  TraceReadResult result;
+  const Json root = Json::parse(json, nullptr, false);
+  if (root.is_discarded()) {
+    out.error("trace.malformed", source + ": not JSON (truncated, or not a Chrome trace)");
+    result.diagnostics = out.take();
+    return result;
+  }
+  const Json* events = root.is_array() ? &root : nullptr;
+  if (root.is_object() && root.contains("traceEvents") && root["traceEvents"].is_array())
+    events = &root["traceEvents"];
+  if (!events) {
+    out.error("trace.malformed", source + ": no \"traceEvents\" list");
+    result.diagnostics = out.take();
+    return result;
+  }
+  Trace trace;
+  std::map<int, LinkUsage> links;
+  EventReader reader(source, out);
+  for (std::size_t i = 0; i < events->size() && !out.hasErrors(); ++i) {
+    const Json& item = (*events)[i];
+    if (!item.is_object() || !item.contains("ph") || !item["ph"].is_string())
+      continue; // metadata of other tools: not ours to judge
+    const std::string phase = item["ph"].get<std::string>();
+    if (phase == "X") {
+      if (std::optional<TraceEvent> event = reader.read(item, i))
+        trace.events.push_back(std::move(*event));
+    } else if (phase == "C") {
+      readCounter(item, links);
+    }
+  }
+  if (!out.hasErrors() && trace.events.empty())
+    out.error("trace.empty", source + ": the trace has no step events (\"ph\": \"X\")");
+  if (out.hasErrors()) {
+    result.diagnostics = out.take();
+    return result;
+  }
+  if (root.is_object() && root.contains("otherData") && root["otherData"].is_object()) {
+    readRunFacts(root["otherData"], trace);
+    readLinkBytes(root["otherData"], links);
+  }
+  for (const TraceEvent& event : trace.events) {
+    trace.ranks = std::max(trace.ranks, event.rank + 1);
+    trace.totalUs = std::max(trace.totalUs, event.end);
+  }
+  for (auto& [id, usage] : links) {
+    std::stable_sort(usage.utilisation.begin(), usage.utilisation.end());
+    trace.links.push_back(std::move(usage));
+  }
+  result.trace = std::move(trace);
+  result.diagnostics = out.take();
+  return result;
+}
+
+TraceReadResult readChromeTraceFile(const std::string& path)
+{
+  std::ifstream file(path, std::ios::binary);
+  if (!file) {
+    TraceReadResult result;
+    Diagnostics out;
+    out.error("trace.unreadable", path + ": cannot open the file");
+    result.diagnostics = out.take();
+    return result;
+  }
+  std::ostringstream text;
+  text << file.rdbuf();
+  return readChromeTrace(text.str(), path);
+}
+
+} // namespace cs

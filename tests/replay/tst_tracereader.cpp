@@ -1,0 +1,158 @@
+// Reading Chrome traces back: what writeChromeTrace writes reads back equal (events, run facts,
+// link byte counters and utilisation samples), and a file that is not a trace of ours (not JSON,
+// truncated, negative or NaN times, unknown instructions, absurd ranks) is refused with a message
+// that names the event, never half-loaded.
+
+#include "catalogue/ringallreduce.h"
+#include "io/chrometrace.h"
+#include "io/chrometracereader.h"
+#include "model/topologypresets.h"
+#include "sim/simulator.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace cs;
+
+namespace {
+
+Trace simulatedRing(int ranks, const char* preset)
+{
+  const Program program = makeRingAllReduce({ranks, 1, Protocol::Simple});
+  SimOptions options;
+  options.bytes = 1 << 20;
+  return simulateProgram(program, *makePresetTopology(preset), options).trace;
+}
+
+/// Equal up to the last bit of `end`, which the file keeps as a duration.
+bool sameEvent(const TraceEvent& a, const TraceEvent& b)
+{
+  TraceEvent withEnd = b;
+  withEnd.end = a.end;
+  return a == withEnd && std::abs(a.end - b.end) <= 1e-9 * std::max(1.0, std::abs(a.end));
+}
+
+QString messageOf(const TraceReadResult& result)
+{
+  return result.diagnostics.empty() ? QString()
+                                    : QString::fromStdString(result.diagnostics.front().message);
+}
+
+} // namespace
+
+class TestTraceReader : public QObject
+{
+  Q_OBJECT
+
+private slots:
+  void aWrittenTraceReadsBackEqual_data()
+  {
+    QTest::addColumn<int>("ranks");
+    QTest::addColumn<QString>("preset");
+    QTest::newRow("ring-4 on ring-4") << 4 << "ring-4";
+    QTest::newRow("ring-8 through a switch") << 8 << "dgx-h100";
+  }
+
+  void aWrittenTraceReadsBackEqual()
+  {
+    QFETCH(int, ranks);
+    QFETCH(QString, preset);
+    const Trace written = simulatedRing(ranks, preset.toUtf8().constData());
+    QVERIFY(!written.events.empty());
+    QVERIFY(!written.links.empty());
+    const TraceReadResult read = readChromeTrace(writeChromeTrace(written));
+    QVERIFY2(read.trace, qPrintable(messageOf(read)));
+    const Trace& back = *read.trace;
+    QCOMPARE(back.source, written.source);
+    QCOMPARE(back.device, written.device);
+    QCOMPARE(back.ranks, written.ranks);
+    QCOMPARE(back.bytes, written.bytes);
+    QCOMPARE(back.totalUs, written.totalUs);
+    QCOMPARE(back.events.size(), written.events.size());
+    for (std::size_t i = 0; i < written.events.size(); ++i)
+      QVERIFY2(sameEvent(back.events[i], written.events[i]), qPrintable(QString::number(i)));
+    QCOMPARE(back.links.size(), written.links.size());
+    for (std::size_t i = 0; i < written.links.size(); ++i)
+      QVERIFY(back.links[i] == written.links[i]);
+  }
+
+  void badInputIsRefusedWithWhereAndWhat_data()
+  {
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QString>("code");
+    QTest::addColumn<QString>("expected");
+    const QByteArray head = R"({"traceEvents": [)";
+    QTest::newRow("not JSON") << QByteArray("<algo>") << "trace.malformed" << "not JSON";
+    QTest::newRow("truncated") << QByteArray(R"({"traceEvents": [{"ph": "X", "pid": 0,)")
+                               << "trace.malformed" << "truncated";
+    QTest::newRow("no events list") << QByteArray(R"({"events": []})") << "trace.malformed"
+                                    << "traceEvents";
+    QTest::newRow("no step events") << head + R"({"ph": "M", "pid": 0, "name": "x"}]})"
+                                    << "trace.empty" << "no step events";
+    QTest::newRow("negative time")
+        << head + R"({"ph": "X", "name": "s", "pid": 0, "tid": 0, "ts": -4, "dur": 1,
+                     "args": {"step": 0}}]})"
+        << "trace.invalid" << "traceEvents[0]: \"ts\" is -4";
+    QTest::newRow("NaN duration as a string")
+        << head + R"({"ph": "X", "name": "s", "pid": 0, "tid": 0, "ts": 1, "dur": "NaN",
+                     "args": {"step": 0}}]})"
+        << "trace.invalid" << "\"dur\"";
+    QTest::newRow("unknown instruction")
+        << head + R"({"ph": "M", "name": "x"}, {"ph": "X", "name": "jump", "pid": 0, "tid": 0,
+                     "ts": 1, "dur": 1, "args": {"step": 0}}]})"
+        << "trace.invalid" << "traceEvents[1]: its name is not an instruction";
+    QTest::newRow("absurd rank")
+        << head + R"({"ph": "X", "name": "r", "pid": 99999999, "tid": 0, "ts": 1, "dur": 1,
+                     "args": {"step": 0}}]})"
+        << "trace.invalid" << "\"pid\" is 99999999";
+    QTest::newRow("missing step")
+        << head + R"({"ph": "X", "name": "r", "pid": 0, "tid": 0, "ts": 1, "dur": 1}]})"
+        << "trace.invalid" << "no \"step\"";
+    QTest::newRow("link path not a list")
+        << head + R"({"ph": "X", "name": "s", "pid": 0, "tid": 0, "ts": 1, "dur": 1,
+                     "args": {"step": 0, "links": 3}}]})"
+        << "trace.invalid" << "\"links\"";
+  }
+
+  void badInputIsRefusedWithWhereAndWhat()
+  {
+    QFETCH(QByteArray, json);
+    QFETCH(QString, code);
+    QFETCH(QString, expected);
+    const TraceReadResult read =
+        readChromeTrace(std::string_view(json.constData(), json.size()), "t.json");
+    QVERIFY(!read.trace);
+    QCOMPARE(read.diagnostics.size(), std::size_t(1));
+    QCOMPARE(QString::fromStdString(read.diagnostics.front().code), code);
+    QVERIFY2(messageOf(read).startsWith("t.json: "), qPrintable(messageOf(read)));
+    QVERIFY2(messageOf(read).contains(expected), qPrintable(messageOf(read)));
+  }
+
+  void eventsInAnyOrderAndForeignMetadataAreAccepted()
+  {
+    const QByteArray json = R"({"traceEvents": [
+      {"ph": "X", "name": "r", "pid": 1, "tid": 0, "ts": 5, "dur": 2, "args": {"step": 0, "recv_peer": 0}},
+      {"ph": "i", "name": "marker of another tool", "ts": 3},
+      {"ph": "X", "name": "s", "pid": 0, "tid": 0, "ts": 1, "dur": 4, "args": {"step": 0, "peer": 1, "bytes": 64}}
+    ]})";
+    const TraceReadResult read = readChromeTrace(std::string_view(json.constData(), json.size()));
+    QVERIFY2(read.trace, qPrintable(messageOf(read)));
+    QCOMPARE(read.trace->events.size(), std::size_t(2));
+    QCOMPARE(read.trace->ranks, 2);
+    QCOMPARE(read.trace->totalUs, 7.0);
+    QCOMPARE(read.trace->events[1].op, OpType::Send);
+    QCOMPARE(read.trace->events[1].bytes, std::int64_t(64));
+    QCOMPARE(read.trace->events[0].recvPeer, 0);
+  }
+
+  void aMissingFileSaysSo()
+  {
+    const TraceReadResult read = readChromeTraceFile("/nonexistent/run.json");
+    QVERIFY(!read.trace);
+    QCOMPARE(QString::fromStdString(read.diagnostics.at(0).code), QString("trace.unreadable"));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestTraceReader)
+#include "tst_tracereader.moc"
