@@ -66,7 +66,8 @@ public:
 private:
   std::nullopt_t fail(const std::string& why)
   {
-    m_out.error("trace.invalid", m_source + ": traceEvents[" + std::to_string(m_index) + "]: " + why);
+    m_out.error("trace.invalid",
+                m_source + ": traceEvents[" + std::to_string(m_index) + "]: " + why);
     return std::nullopt;
   }
 
@@ -181,9 +182,10 @@ void readLinkBytes(const Json& other, std::map<int, LinkUsage>& links)
       continue;
     LinkUsage& usage = links[static_cast<int>(id)];
     usage.link = static_cast<int>(id);
-    for (const auto& [key, field] : {std::pair{"a_to_b", &usage.bytesAtoB},
-                                     std::pair{"b_to_a", &usage.bytesBtoA}}) {
-      if (entry.contains(key) && entry[key].is_number_integer() && entry[key].get<std::int64_t>() >= 0)
+    for (const auto& [key, field] :
+         {std::pair{"a_to_b", &usage.bytesAtoB}, std::pair{"b_to_a", &usage.bytesBtoA}}) {
+      if (entry.contains(key) && entry[key].is_number_integer() &&
+          entry[key].get<std::int64_t>() >= 0)
         *field = entry[key].get<std::int64_t>();
     }
   }

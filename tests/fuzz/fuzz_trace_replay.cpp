@@ -26,8 +26,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   const cs::Program program = cs::makeRingAllReduce({ranks, 1, cs::Protocol::Simple});
   const std::optional<cs::Topology> ring = cs::makePresetTopology("ring-" + std::to_string(ranks));
-  for (const cs::Topology* topology : {static_cast<const cs::Topology*>(nullptr),
-                                       ring ? &*ring : nullptr}) {
+  for (const cs::Topology* topology :
+       {static_cast<const cs::Topology*>(nullptr), ring ? &*ring : nullptr}) {
     const cs::replay::ReplayBuild built =
         cs::replay::ReplayIndex::build(program, *read.trace, topology);
     if (!built.index) {

@@ -83,36 +83,45 @@ private slots:
     QTest::addColumn<QString>("code");
     QTest::addColumn<QString>("expected");
     const QByteArray head = R"({"traceEvents": [)";
-    QTest::newRow("not JSON") << QByteArray("<algo>") << "trace.malformed" << "not JSON";
+    QTest::newRow("not JSON") << QByteArray("<algo>") << "trace.malformed"
+                              << "not JSON";
     QTest::newRow("truncated") << QByteArray(R"({"traceEvents": [{"ph": "X", "pid": 0,)")
-                               << "trace.malformed" << "truncated";
+                               << "trace.malformed"
+                               << "truncated";
     QTest::newRow("no events list") << QByteArray(R"({"events": []})") << "trace.malformed"
                                     << "traceEvents";
     QTest::newRow("no step events") << head + R"({"ph": "M", "pid": 0, "name": "x"}]})"
-                                    << "trace.empty" << "no step events";
+                                    << "trace.empty"
+                                    << "no step events";
     QTest::newRow("negative time")
         << head + R"({"ph": "X", "name": "s", "pid": 0, "tid": 0, "ts": -4, "dur": 1,
                      "args": {"step": 0}}]})"
-        << "trace.invalid" << "traceEvents[0]: \"ts\" is -4";
+        << "trace.invalid"
+        << "traceEvents[0]: \"ts\" is -4";
     QTest::newRow("NaN duration as a string")
         << head + R"({"ph": "X", "name": "s", "pid": 0, "tid": 0, "ts": 1, "dur": "NaN",
                      "args": {"step": 0}}]})"
-        << "trace.invalid" << "\"dur\"";
+        << "trace.invalid"
+        << "\"dur\"";
     QTest::newRow("unknown instruction")
         << head + R"({"ph": "M", "name": "x"}, {"ph": "X", "name": "jump", "pid": 0, "tid": 0,
                      "ts": 1, "dur": 1, "args": {"step": 0}}]})"
-        << "trace.invalid" << "traceEvents[1]: its name is not an instruction";
+        << "trace.invalid"
+        << "traceEvents[1]: its name is not an instruction";
     QTest::newRow("absurd rank")
         << head + R"({"ph": "X", "name": "r", "pid": 99999999, "tid": 0, "ts": 1, "dur": 1,
                      "args": {"step": 0}}]})"
-        << "trace.invalid" << "\"pid\" is 99999999";
+        << "trace.invalid"
+        << "\"pid\" is 99999999";
     QTest::newRow("missing step")
         << head + R"({"ph": "X", "name": "r", "pid": 0, "tid": 0, "ts": 1, "dur": 1}]})"
-        << "trace.invalid" << "no \"step\"";
+        << "trace.invalid"
+        << "no \"step\"";
     QTest::newRow("link path not a list")
         << head + R"({"ph": "X", "name": "s", "pid": 0, "tid": 0, "ts": 1, "dur": 1,
                      "args": {"step": 0, "links": 3}}]})"
-        << "trace.invalid" << "\"links\"";
+        << "trace.invalid"
+        << "\"links\"";
   }
 
   void badInputIsRefusedWithWhereAndWhat()
