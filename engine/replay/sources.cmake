@@ -3,4 +3,5 @@
 list(APPEND cs_engine_area_sources
   replay/replayindex.h replay/replayindex.cpp replay/replayqueries.cpp
   replay/tracefit_p.h replay/tracefit.cpp
+  replay/bufferreplay.h replay/bufferreplay.cpp
 )

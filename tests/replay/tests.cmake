@@ -1,3 +1,4 @@
 # Unit tests of engine/replay; included by tests/CMakeLists.txt (paths relative to tests/).
 cstudio_add_test(tst_replay SOURCES replay/tst_replay.cpp)
 cstudio_add_test(tst_tracereader SOURCES replay/tst_tracereader.cpp)
+cstudio_add_test(tst_bufferreplay SOURCES replay/tst_bufferreplay.cpp)
