@@ -28,5 +28,6 @@ Runner addRunCommand(CLI::App& app);
 Runner addSimulateCommand(CLI::App& app);
 Runner addTopologyCommand(CLI::App& app);
 Runner addLibraryCommand(CLI::App& app);
+Runner addReplayCommand(CLI::App& app);
 
 } // namespace cs::cli

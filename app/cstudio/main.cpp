@@ -28,6 +28,7 @@ int main(int argc, char** argv)
   add(cs::cli::addSimulateCommand);
   add(cs::cli::addTopologyCommand);
   add(cs::cli::addLibraryCommand);
+  add(cs::cli::addReplayCommand);
 
   try {
     app.parse(argc, argv);

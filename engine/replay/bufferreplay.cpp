@@ -170,8 +170,10 @@ private:
       value = combine(read(lane.rank, step.dstBuf, step.dstOff, step.cnt), value);
     if (traits.writesDst)
       write(lane.rank, step.dstBuf, step.dstOff, value, timeUs);
-    if (traits.sends)
+    if (traits.sends) {
+      m_replay.m_sent[{lane.rank, tb.id, lane.next}] = value;
       send({lane.rank, tb.send, tb.chan}, std::move(value), timeUs);
+    }
     lane.clock = timeUs;
     ++m_replay.m_executed;
     return true;
@@ -293,6 +295,12 @@ double BufferReplay::changedAt(int rank, Buffer buffer, int index, double timeUs
       std::upper_bound(chunk.writes.begin(), chunk.writes.end(), timeUs,
                        [](double time, const Write& write) { return time < write.timeUs; });
   return after == chunk.writes.begin() ? -1 : std::prev(after)->timeUs;
+}
+
+std::vector<ValueId> BufferReplay::sentBy(int rank, int tb, int step) const
+{
+  const auto found = m_sent.find({rank, tb, step});
+  return found == m_sent.end() ? std::vector<ValueId>{} : found->second;
 }
 
 std::vector<int> BufferReplay::contributingRanks(ValueId value) const

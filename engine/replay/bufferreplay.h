@@ -20,7 +20,9 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace cs::replay {
@@ -44,6 +46,9 @@ public:
   std::vector<int> contributingRanks(ValueId value) const;
   /// "Σ{r0·c1, r1·c1}", "r2·c3" or "uninitialised".
   std::string format(ValueId value) const;
+  /// What the send-type step (rank, tb id, step) put on its connection, one value per chunk it
+  /// sent (the contents of that step's message tokens); empty when it never ran.
+  std::vector<ValueId> sentBy(int rank, int tb, int step) const;
   /// Instructions executed (one per (rank, tb, step) whose every traced slice ended).
   std::size_t executed() const { return m_executed; }
 
@@ -73,6 +78,7 @@ private:
   std::vector<std::array<int, 3>> m_base;
   std::vector<std::array<int, 3>> m_sizes;
   std::vector<MemoryChunk> m_memory;
+  std::map<std::tuple<int, int, int>, std::vector<ValueId>> m_sent; ///< (rank, tb id, step)
   std::size_t m_executed = 0;
 };
 

@@ -2,3 +2,5 @@
 cstudio_add_test(tst_replay SOURCES replay/tst_replay.cpp)
 cstudio_add_test(tst_tracereader SOURCES replay/tst_tracereader.cpp)
 cstudio_add_test(tst_bufferreplay SOURCES replay/tst_bufferreplay.cpp)
+cstudio_add_test(tst_replaycli SOURCES replay/tst_replaycli.cpp)
+cstudio_test_uses_cli(tst_replaycli)

@@ -1,0 +1,234 @@
+// cstudio replay: what a recorded run was doing at one moment, from its Chrome trace (written by
+// `cstudio run|simulate --trace`) and the program it ran. The same replay index and buffer replay
+// the visualizer draws from (DESIGN.md §9), printed for people or as JSON for tests and scripts.
+
+#include "commands.h"
+#include "output.h"
+#include "programinput.h"
+
+#include "io/chrometracereader.h"
+#include "io/topologyloader.h"
+#include "replay/bufferreplay.h"
+#include "replay/replayindex.h"
+
+#include <iostream>
+
+namespace cs::cli {
+
+namespace {
+
+struct ReplayOptions {
+  std::string file;
+  std::string tracePath;
+  std::string topology;
+  double atUs = 0;
+  bool inplace = false;
+  bool outofplace = false;
+  LoweringChoice lowering;
+  bool json = false;
+};
+
+std::string_view waitReasonName(replay::WaitReason reason)
+{
+  switch (reason) {
+  case replay::WaitReason::Message:
+    return "data from its receive peer";
+  case replay::WaitReason::Room:
+    return "room on its send connection";
+  case replay::WaitReason::Flag:
+    return "a dependency flag";
+  case replay::WaitReason::Start:
+    return "its turn to start";
+  }
+  return "?";
+}
+
+std::string nodeName(const Topology* topology, int link, bool endA)
+{
+  const TopologyLink* found = topology ? topology->link(link) : nullptr;
+  const TopologyNode* node = found ? topology->node(endA ? found->a : found->b) : nullptr;
+  return node ? node->name : "?";
+}
+
+nlohmann::json linksJson(const std::vector<replay::LinkState>& links, const Topology* topology)
+{
+  nlohmann::json out = nlohmann::json::array();
+  for (const replay::LinkState& link : links) {
+    out.push_back({{"link", link.link},
+                   {"a", nodeName(topology, link.link, true)},
+                   {"b", nodeName(topology, link.link, false)},
+                   {"bytes_in_flight", link.aToB.bytesInFlight + link.bToA.bytesInFlight},
+                   {"a_to_b_bytes_in_flight", link.aToB.bytesInFlight},
+                   {"b_to_a_bytes_in_flight", link.bToA.bytesInFlight},
+                   {"utilisation", link.utilisation}});
+  }
+  return out;
+}
+
+nlohmann::json blockedJson(const std::vector<replay::Waiting>& waiting)
+{
+  nlohmann::json out = nlohmann::json::array();
+  for (const replay::Waiting& w : waiting) {
+    out.push_back({{"rank", w.rank},
+                   {"tb", w.tb},
+                   {"step", w.step},
+                   {"slice", w.slice},
+                   {"waits_for", std::string(waitReasonName(w.reason))}});
+  }
+  return out;
+}
+
+/// Messages in flight: who sends what to whom, how far it has come, and its contents.
+nlohmann::json tokensJson(const std::vector<replay::Token>& tokens,
+                          const replay::ReplayIndex& index, const replay::BufferReplay& buffers)
+{
+  nlohmann::json out = nlohmann::json::array();
+  for (const replay::Token& token : tokens) {
+    const replay::Message& message = index.messages()[token.message];
+    const TraceEvent& send = index.trace().events[message.send];
+    nlohmann::json contents = nlohmann::json::array();
+    for (const ValueId value : buffers.sentBy(send.rank, send.tb, send.step))
+      contents.push_back(buffers.contributingRanks(value));
+    nlohmann::json route = nlohmann::json::array();
+    for (const Hop& hop : message.route)
+      route.push_back(hop.link);
+    out.push_back({{"from", message.from},
+                   {"to", message.to},
+                   {"channel", message.channel},
+                   {"bytes", message.bytes},
+                   {"progress", token.progress},
+                   {"route", std::move(route)},
+                   {"contents", std::move(contents)}});
+  }
+  return out;
+}
+
+/// Per rank, per buffer, each chunk's contributing ranks (null for a chunk holding nothing).
+nlohmann::json buffersJson(const replay::BufferReplay& buffers, int ranks, double atUs)
+{
+  nlohmann::json out = nlohmann::json::array();
+  for (int rank = 0; rank < ranks; ++rank) {
+    nlohmann::json rankJson = {{"rank", rank}};
+    for (const Buffer buffer : {Buffer::Input, Buffer::Output, Buffer::Scratch}) {
+      nlohmann::json chunks = nlohmann::json::array();
+      for (int k = 0; k < buffers.chunks(rank, buffer); ++k) {
+        const ValueId value = buffers.valueAt(rank, buffer, k, atUs);
+        chunks.push_back(value == kUninitialised
+                             ? nlohmann::json(nullptr)
+                             : nlohmann::json(buffers.contributingRanks(value)));
+      }
+      rankJson[std::string(bufferName(buffer))] = std::move(chunks);
+    }
+    out.push_back(std::move(rankJson));
+  }
+  return out;
+}
+
+void printState(const replay::ReplayState& state, const replay::ReplayIndex& index,
+                const replay::BufferReplay& buffers, double atUs)
+{
+  std::cout << "at " << atUs << " us of " << index.endUs() << " us: " << state.counts.done
+            << " events done, " << state.counts.running << " running, " << state.counts.pending
+            << " pending\n";
+  if (index.linksInferred())
+    std::cout << "links inferred from the topology\n";
+  for (const replay::LinkState& link : state.links) {
+    if (link.utilisation > 0)
+      std::cout << "  link " << link.link << ": " << link.utilisation * 100 << "% busy\n";
+  }
+  for (const replay::Waiting& w : state.waiting) {
+    std::cout << "  rank " << w.rank << " tb " << w.tb << " step " << w.step << " waits for "
+              << waitReasonName(w.reason) << '\n';
+  }
+  for (int rank = 0; rank < index.program().ngpus; ++rank) {
+    for (const Buffer buffer : {Buffer::Input, Buffer::Output, Buffer::Scratch}) {
+      if (buffers.chunks(rank, buffer) == 0)
+        continue;
+      std::cout << "  rank " << rank << ' ' << bufferName(buffer) << ':';
+      for (int k = 0; k < buffers.chunks(rank, buffer); ++k)
+        std::cout << ' ' << buffers.format(buffers.valueAt(rank, buffer, k, atUs));
+      std::cout << '\n';
+    }
+  }
+}
+
+int runReplay(ReplayOptions& options)
+{
+  ProgramInput input =
+      readProgramInput(options.file, DialectId::Executor, options.lowering, "replaying");
+  if (!input.program)
+    return UsageError;
+  const TraceReadResult read = readChromeTraceFile(options.tracePath);
+  if (!read.trace) {
+    printDiagnostics(std::cerr, options.tracePath, read.diagnostics);
+    return UsageError;
+  }
+  std::optional<Topology> topology = std::move(input.embeddedTopology);
+  if (!options.topology.empty()) {
+    TopologyReadResult loaded = loadTopology(options.topology);
+    if (!loaded.topology) {
+      printDiagnostics(std::cerr, options.topology, loaded.diagnostics);
+      return UsageError;
+    }
+    topology = std::move(loaded.topology);
+  }
+  const Topology* routes = topology ? &*topology : nullptr;
+  replay::ReplayBuild built = replay::ReplayIndex::build(*input.program, *read.trace, routes);
+  if (!built.index) {
+    printDiagnostics(std::cerr, options.tracePath, built.diagnostics);
+    return UsageError;
+  }
+  const replay::ReplayIndex& index = *built.index;
+  CallMode mode = declaredModes(*input.program).front();
+  if (options.inplace)
+    mode = CallMode::InPlace;
+  if (options.outofplace)
+    mode = CallMode::OutOfPlace;
+  const replay::BufferReplay buffers(index.program(), index.trace(), mode);
+  const replay::ReplayState state = index.at(options.atUs);
+  if (!options.json) {
+    printState(state, index, buffers, options.atUs);
+    return Ok;
+  }
+  const nlohmann::json out = {
+      {"time_us", options.atUs},
+      {"end_us", index.endUs()},
+      {"events_done", state.counts.done},
+      {"events_running", state.counts.running},
+      {"events_pending", state.counts.pending},
+      {"links_inferred", index.linksInferred()},
+      {"mode", std::string(callModeName(mode))},
+      {"links", linksJson(state.links, routes)},
+      {"blocked", blockedJson(state.waiting)},
+      {"tokens", tokensJson(state.tokens, index, buffers)},
+      {"buffers", buffersJson(buffers, index.program().ngpus, options.atUs)}};
+  std::cout << out.dump(2) << '\n';
+  return Ok;
+}
+
+} // namespace
+
+Runner addReplayCommand(CLI::App& app)
+{
+  auto options = std::make_shared<ReplayOptions>();
+  CLI::App* command = app.add_subcommand(
+      "replay", "What a recorded run was doing at one moment: events, links, blocked "
+                "threadblocks and every rank's buffers");
+  command->add_option("FILE", options->file, "The program that ran (MSCCL XML or design document)")
+      ->required();
+  command
+      ->add_option("--trace", options->tracePath,
+                   "Chrome trace JSON written by cstudio run|simulate --trace")
+      ->required();
+  command->add_option("--at", options->atUs, "Time in microseconds from the start of the run");
+  command->add_option("--topology", options->topology,
+                      "Preset or file giving routes to a measured trace's messages (default: the "
+                      "design document's)");
+  command->add_flag("--inplace", options->inplace, "Buffers as called in place");
+  command->add_flag("--outofplace", options->outofplace, "Buffers as called out of place");
+  addLoweringOptions(command, options->lowering);
+  command->add_flag("--json", options->json, "Print JSON");
+  return [options] { return runReplay(*options); };
+}
+
+} // namespace cs::cli
