@@ -1,11 +1,15 @@
 #!/bin/sh
 # Installs what is needed, builds and runs every test:
-#   1. the unit tests (QTest, through ctest), warnings as errors;
-#   2. the same unit tests (the editor's included) built with AddressSanitizer and
+#   1. the format check: every tracked C++ source as .clang-format wants it;
+#   2. the unit tests (QTest, through ctest), warnings as errors, with the layering and file
+#      length test (tests/layering) among them, and a count of the cases that skipped;
+#   3. the function length limit (clang-tidy's readability-function-size, .clang-tidy);
+#   4. the same unit tests (the editor's included) built with AddressSanitizer and
 #      UndefinedBehaviorSanitizer;
-#   3. the libFuzzer target for the reader and the checker, for a bounded time.
+#   5. the libFuzzer target for the reader and the checker, for a bounded time.
 # Corpus tests read ../shared/corpus in place when CSTUDIO_CORPUS_DIR points at it (.ci/run
-# sets it); without it they skip with a message.
+# sets it and fails without the corpus); without it they skip with a message, and with it set to a
+# folder that holds no corpus they fail.
 # Environment: CSTUDIO_FUZZ_SECONDS (default 60), CSTUDIO_SKIP_SANITIZERS=1, CSTUDIO_SKIP_FUZZ=1.
 set -eu
 cd "$(dirname "$0")/.."
@@ -15,12 +19,33 @@ jobs=$(nproc 2>/dev/null || echo 2)
 werror=ON
 step() { printf '\n== %s\n' "$*"; }
 
+step "format (clang-format --dry-run --Werror)"
+unformatted=$(git ls-files '*.h' '*.cpp' '*.cu' '*.cuh' |
+  xargs clang-format --dry-run --Werror 2>&1 | sed -n 's/^\([^:]*\):[0-9]*:[0-9]*: error:.*/\1/p' |
+  sort -u)
+if [ -n "$unformatted" ]; then
+  printf '%s\n' "$unformatted"
+  echo "these files differ from .clang-format: run clang-format -i on them" >&2
+  exit 1
+fi
+
 step "build (warnings are errors)"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCSTUDIO_WERROR=$werror >/dev/null
 cmake --build build -j "$jobs"
 
 step "unit tests"
 ctest --test-dir build --output-on-failure -j "$jobs"
+scripts/skipped-cases.sh build/Testing/Temporary/LastTest.log
+
+step "function length (clang-tidy readability-function-size, .clang-tidy)"
+# Product sources only (tests are lists of cases); .cu files are compiled by nvcc, not clang.
+run-clang-tidy -p build -j "$jobs" -quiet "$PWD/(engine|storage|editor|visualizer|app)/.*\.cpp\$" \
+  >build/clang-tidy.log 2>&1 || {
+  sed 's/\x1b\[[0-9;]*m//g' build/clang-tidy.log |
+    grep -a 'exceeds recommended size\|lines including' >&2 || tail -n 40 build/clang-tidy.log >&2
+  echo "a function is longer than 80 lines (or clang-tidy failed: build/clang-tidy.log)" >&2
+  exit 1
+}
 
 if [ "${CSTUDIO_SKIP_SANITIZERS:-0}" != 1 ]; then
   step "unit tests under AddressSanitizer and UndefinedBehaviorSanitizer"

@@ -79,19 +79,33 @@ void paintExportDialog(cs::editor::MainWindow& window, QPixmap& shot)
   painter.drawPixmap(at, picture);
 }
 
-} // namespace
+/// What the command line asks for, once checked.
+struct Arguments {
+  QString file;
+  QString libraryPath;
+  bool screenshot = false;
+  QString screenshotPath;
+  MainWindow::View view = MainWindow::View::Timeline;
+  bool viewSet = false;
+  QSize size;
+  bool sizeSet = false;
+  bool exportDialog = false;
+  bool problemSet = false;
+  QString problem; ///< --activate-problem as given
+};
 
-int main(int argc, char** argv)
+void setIdentity()
 {
-  QApplication app(argc, argv);
   QCoreApplication::setOrganizationName(QStringLiteral("CollectiveStudio"));
   QCoreApplication::setApplicationName(QStringLiteral("collective-studio"));
   QCoreApplication::setApplicationVersion(QStringLiteral(CSTUDIO_VERSION));
   QGuiApplication::setApplicationDisplayName(QStringLiteral("Collective Studio"));
   QGuiApplication::setDesktopFileName(QStringLiteral("collective-studio"));
   QApplication::setWindowIcon(cs::editor::drawnIcon(cs::editor::WindowIcon::App));
+}
 
-  QCommandLineParser parser;
+void addOptions(QCommandLineParser& parser)
+{
   parser.setApplicationDescription(
       QStringLiteral("Collective Studio: design, check and export GPU collective algorithms."));
   parser.addHelpOption();
@@ -99,79 +113,90 @@ int main(int argc, char** argv)
   parser.addPositionalArgument(QStringLiteral("file"),
                                QStringLiteral("MSCCL XML or design document (.json) to open."),
                                QStringLiteral("[FILE]"));
-  const QCommandLineOption libraryOption(
-      QStringLiteral("library"),
-      QStringLiteral("The algorithm library (SQLite) to use instead of the default one."),
-      QStringLiteral("PATH"));
-  const QCommandLineOption screenshotOption(
-      QStringLiteral("screenshot"),
-      QStringLiteral("Render the window into a PNG once it is laid out, then exit."),
-      QStringLiteral("OUT.png"));
-  const QCommandLineOption viewOption(
-      QStringLiteral("view"), QStringLiteral("The tab to show: topology, timeline or program."),
-      QStringLiteral("VIEW"), QStringLiteral("timeline"));
-  const QCommandLineOption sizeOption(QStringLiteral("size"),
-                                      QStringLiteral("Window size, default 1400x900."),
-                                      QStringLiteral("WxH"), QStringLiteral("1400x900"));
-  const QCommandLineOption dialogOption(
-      QStringLiteral("dialog"),
-      QStringLiteral("With --screenshot: also open this dialog over the window (export)."),
-      QStringLiteral("NAME"));
-  const QCommandLineOption problemOption(
-      QStringLiteral("activate-problem"),
-      QStringLiteral("Activate the N-th problem (0-based) as a double-click would, before the "
-                     "screenshot."),
-      QStringLiteral("N"));
-  parser.addOptions(
-      {libraryOption, screenshotOption, viewOption, sizeOption, dialogOption, problemOption});
+  parser.addOptions({
+      {QStringLiteral("library"),
+       QStringLiteral("The algorithm library (SQLite) to use instead of the default one."),
+       QStringLiteral("PATH")},
+      {QStringLiteral("screenshot"),
+       QStringLiteral("Render the window into a PNG once it is laid out, then exit."),
+       QStringLiteral("OUT.png")},
+      {QStringLiteral("view"), QStringLiteral("The tab to show: topology, timeline or program."),
+       QStringLiteral("VIEW"), QStringLiteral("timeline")},
+      {QStringLiteral("size"), QStringLiteral("Window size, default 1400x900."),
+       QStringLiteral("WxH"), QStringLiteral("1400x900")},
+      {QStringLiteral("dialog"),
+       QStringLiteral("With --screenshot: also open this dialog over the window (export)."),
+       QStringLiteral("NAME")},
+      {QStringLiteral("activate-problem"),
+       QStringLiteral("Activate the N-th problem (0-based) as a double-click would, before the "
+                      "screenshot."),
+       QStringLiteral("N")},
+  });
+}
+
+/// Parses and checks the command line into `args`; prints why and returns false for a bad one.
+/// --help and --version exit from here.
+bool parseArguments(Arguments& args)
+{
+  QCommandLineParser parser;
+  addOptions(parser);
   if (!parser.parse(QCoreApplication::arguments())) {
     printError(parser.errorText());
-    return kUsageError;
+    return false;
   }
   if (parser.isSet(QStringLiteral("help")))
     parser.showHelp(0);
   if (parser.isSet(QStringLiteral("version")))
     parser.showVersion();
 
-  const std::optional<MainWindow::View> view = parseView(parser.value(viewOption));
+  const QString viewName = parser.value(QStringLiteral("view"));
+  const std::optional<MainWindow::View> view = parseView(viewName);
   if (!view) {
-    printError(QStringLiteral("--view must be topology, timeline or program, not \"%1\"")
-                   .arg(parser.value(viewOption)));
-    return kUsageError;
+    printError(
+        QStringLiteral("--view must be topology, timeline or program, not \"%1\"").arg(viewName));
+    return false;
   }
-  const std::optional<QSize> size = parseSize(parser.value(sizeOption));
+  const QString sizeText = parser.value(QStringLiteral("size"));
+  const std::optional<QSize> size = parseSize(sizeText);
   if (!size) {
-    printError(QStringLiteral("--size must be WIDTHxHEIGHT, e.g. 1400x900, not \"%1\"")
-                   .arg(parser.value(sizeOption)));
-    return kUsageError;
+    printError(
+        QStringLiteral("--size must be WIDTHxHEIGHT, e.g. 1400x900, not \"%1\"").arg(sizeText));
+    return false;
   }
   if (parser.positionalArguments().size() > 1) {
     printError(QStringLiteral("at most one FILE can be opened"));
-    return kUsageError;
+    return false;
   }
-  const bool screenshot = parser.isSet(screenshotOption);
-  if (parser.isSet(dialogOption) && parser.value(dialogOption) != QLatin1String("export")) {
-    printError(
-        QStringLiteral("--dialog must be export, not \"%1\"").arg(parser.value(dialogOption)));
-    return kUsageError;
+  const QString dialog = parser.value(QStringLiteral("dialog"));
+  if (parser.isSet(QStringLiteral("dialog")) && dialog != QLatin1String("export")) {
+    printError(QStringLiteral("--dialog must be export, not \"%1\"").arg(dialog));
+    return false;
   }
-  const QString file = parser.positionalArguments().value(0);
+  args.file = parser.positionalArguments().value(0);
+  args.libraryPath = parser.value(QStringLiteral("library"));
+  args.screenshot = parser.isSet(QStringLiteral("screenshot"));
+  args.screenshotPath = parser.value(QStringLiteral("screenshot"));
+  args.view = *view;
+  args.viewSet = parser.isSet(QStringLiteral("view"));
+  args.size = *size;
+  args.sizeSet = parser.isSet(QStringLiteral("size"));
+  args.exportDialog = parser.isSet(QStringLiteral("dialog"));
+  args.problemSet = parser.isSet(QStringLiteral("activate-problem"));
+  args.problem = parser.value(QStringLiteral("activate-problem"));
+  return true;
+}
 
-  cs::editor::MainWindowOptions options;
-  options.libraryPath = parser.value(libraryOption);
-  // A screenshot shows the default layout and leaves no trace: no autosave, no recent file.
-  options.restoreLayout = !screenshot;
-  options.autosave = !screenshot;
-  options.recordRecentFiles = !screenshot;
-  MainWindow window(options);
-
+/// Opens FILE, or the built-in example when there is none or it cannot be read; returns why FILE
+/// could not be opened (empty when it was, or when there was none).
+QString openStartDocument(MainWindow& window, const QString& file, bool screenshot)
+{
   QString openError;
   if (!file.isEmpty())
     openError = window.openFile(file);
   if (!openError.isEmpty()) {
     printError(openError);
     if (screenshot)
-      return kUsageError;
+      return openError;
   }
   if (file.isEmpty() || !openError.isEmpty()) {
     const QString error =
@@ -179,46 +204,78 @@ int main(int argc, char** argv)
     if (!error.isEmpty())
       printError(error);
   }
+  return openError;
+}
 
-  // Before the view is chosen, so --view wins over the tab the activation brings forward.
-  if (parser.isSet(problemOption)) {
-    bool ok = false;
-    const int row = parser.value(problemOption).toInt(&ok);
-    if (!ok || row < 0 || row >= window.problemsPanel()->problemCount()) {
-      printError(QStringLiteral("--activate-problem %1: the document has %2 problems")
-                     .arg(parser.value(problemOption))
-                     .arg(window.problemsPanel()->problemCount()));
-      return kUsageError;
+/// Activates the problem row `text` names, as a double-click would; false (printed) for a bad one.
+bool activateProblem(MainWindow& window, const QString& text)
+{
+  bool ok = false;
+  const int row = text.toInt(&ok);
+  if (!ok || row < 0 || row >= window.problemsPanel()->problemCount()) {
+    printError(QStringLiteral("--activate-problem %1: the document has %2 problems")
+                   .arg(text)
+                   .arg(window.problemsPanel()->problemCount()));
+    return false;
+  }
+  window.problemsPanel()->activateRow(row);
+  return true;
+}
+
+/// Renders the window into the PNG once it is laid out, and exits with the result.
+int takeScreenshot(QApplication& app, MainWindow& window, const Arguments& args)
+{
+  const QString out = args.screenshotPath;
+  const bool withExportDialog = args.exportDialog;
+  // After the first event-loop turn the window is laid out and the views have built what they
+  // build lazily; a second turn lets anything they scheduled from there run too.
+  QTimer::singleShot(0, &window, [&window, &app, out, withExportDialog] {
+    QCoreApplication::processEvents();
+    QPixmap shot = window.grab();
+    if (withExportDialog)
+      paintExportDialog(window, shot);
+    if (!shot.save(out, "PNG")) {
+      printError(QStringLiteral("cannot write the screenshot %1").arg(out));
+      app.exit(kWriteError);
+      return;
     }
-    window.problemsPanel()->activateRow(row);
-  }
+    app.exit(0);
+  });
+  return QApplication::exec();
+}
 
-  if (screenshot || parser.isSet(sizeOption))
-    window.resize(*size);
-  if (screenshot)
-    window.showView(*view);
-  else if (parser.isSet(viewOption))
-    window.showView(*view);
+} // namespace
+
+int main(int argc, char** argv)
+{
+  QApplication app(argc, argv);
+  setIdentity();
+  Arguments args;
+  if (!parseArguments(args))
+    return kUsageError;
+
+  cs::editor::MainWindowOptions options;
+  options.libraryPath = args.libraryPath;
+  // A screenshot shows the default layout and leaves no trace: no autosave, no recent file.
+  options.restoreLayout = !args.screenshot;
+  options.autosave = !args.screenshot;
+  options.recordRecentFiles = !args.screenshot;
+  MainWindow window(options);
+
+  const QString openError = openStartDocument(window, args.file, args.screenshot);
+  if (!openError.isEmpty() && args.screenshot)
+    return kUsageError;
+  // Before the view is chosen, so --view wins over the tab the activation brings forward.
+  if (args.problemSet && !activateProblem(window, args.problem))
+    return kUsageError;
+
+  if (args.screenshot || args.sizeSet)
+    window.resize(args.size);
+  if (args.screenshot || args.viewSet)
+    window.showView(args.view);
   window.show();
-  if (screenshot) {
-    const QString out = parser.value(screenshotOption);
-    const bool withExportDialog = parser.isSet(dialogOption);
-    // After the first event-loop turn the window is laid out and the views have built what they
-    // build lazily; a second turn lets anything they scheduled from there run too.
-    QTimer::singleShot(0, &window, [&window, &app, out, withExportDialog] {
-      QCoreApplication::processEvents();
-      QPixmap shot = window.grab();
-      if (withExportDialog)
-        paintExportDialog(window, shot);
-      if (!shot.save(out, "PNG")) {
-        printError(QStringLiteral("cannot write the screenshot %1").arg(out));
-        app.exit(kWriteError);
-        return;
-      }
-      app.exit(0);
-    });
-    return QApplication::exec();
-  }
+  if (args.screenshot)
+    return takeScreenshot(app, window, args);
 
   if (!openError.isEmpty()) {
     QTimer::singleShot(0, &window, [&window, openError] {

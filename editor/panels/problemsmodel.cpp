@@ -1,6 +1,6 @@
 #include "problemsmodel.h"
 
-#include "paintedicons.h"
+#include "style/paintedicons.h"
 
 #include "document/document.h"
 

@@ -1,7 +1,7 @@
 #include "problemspanel.h"
 
-#include "paintedicons.h"
 #include "problemsmodel.h"
+#include "style/paintedicons.h"
 #include "style/textformat.h"
 
 #include "document/document.h"
@@ -49,6 +49,27 @@ ProblemsPanel::ProblemsPanel(Document* document, QWidget* parent)
   layout->setContentsMargins(0, 0, 0, 0);
   layout->setSpacing(0);
 
+  layout->addLayout(buildFilterBar());
+  setUpTree();
+  m_stack->addWidget(m_tree);
+  m_stack->addWidget(buildEmptyPage());
+  layout->addWidget(m_stack, 1);
+  setUpDetails();
+  layout->addWidget(m_details);
+
+  for (QToolButton* toggle : {m_errors, m_warnings, m_infos})
+    connect(toggle, &QToolButton::toggled, this, &ProblemsPanel::applyFilter);
+  connect(m_search, &QLineEdit::textChanged, this, &ProblemsPanel::applyFilter);
+  connect(m_tree, &QTreeView::activated, this, &ProblemsPanel::activate);
+  connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this,
+          &ProblemsPanel::showDetails);
+  connect(m_model, &QAbstractItemModel::modelReset, this, &ProblemsPanel::showDetails);
+  connect(m_document, &Document::analysisChanged, this, &ProblemsPanel::refresh);
+  refresh();
+}
+
+QLayout* ProblemsPanel::buildFilterBar()
+{
   auto* bar = new QHBoxLayout;
   bar->setContentsMargins(4, 2, 4, 2);
   bar->setSpacing(2);
@@ -71,8 +92,11 @@ ProblemsPanel::ProblemsPanel(Document* document, QWidget* parent)
   m_pending->hide();
   bar->addWidget(m_pending);
   bar->addStretch();
-  layout->addLayout(bar);
+  return bar;
+}
 
+void ProblemsPanel::setUpTree()
+{
   m_tree->setObjectName(QStringLiteral("problemTree"));
   m_tree->setModel(m_model);
   m_tree->setUniformRowHeights(true);
@@ -94,7 +118,10 @@ ProblemsPanel::ProblemsPanel(Document* document, QWidget* parent)
   copy->setShortcutContext(Qt::WidgetWithChildrenShortcut);
   connect(copy, &QAction::triggered, this, &ProblemsPanel::copySelection);
   m_tree->addAction(copy);
+}
 
+QWidget* ProblemsPanel::buildEmptyPage()
+{
   auto* empty = new QWidget(this);
   auto* emptyLayout = new QVBoxLayout(empty);
   emptyLayout->addStretch();
@@ -120,9 +147,11 @@ ProblemsPanel::ProblemsPanel(Document* document, QWidget* parent)
   emptyRow->addStretch();
   emptyLayout->addLayout(emptyRow);
   emptyLayout->addStretch();
-  m_stack->addWidget(m_tree);
-  m_stack->addWidget(empty);
-  layout->addWidget(m_stack, 1);
+  return empty;
+}
+
+void ProblemsPanel::setUpDetails()
+{
   m_details->setObjectName(QStringLiteral("problemDetails"));
   m_details->setWordWrap(true);
   m_details->setTextFormat(Qt::RichText);
@@ -131,17 +160,6 @@ ProblemsPanel::ProblemsPanel(Document* document, QWidget* parent)
   m_details->setAutoFillBackground(true);
   m_details->setBackgroundRole(QPalette::AlternateBase);
   m_details->hide();
-  layout->addWidget(m_details);
-
-  for (QToolButton* toggle : {m_errors, m_warnings, m_infos})
-    connect(toggle, &QToolButton::toggled, this, &ProblemsPanel::applyFilter);
-  connect(m_search, &QLineEdit::textChanged, this, &ProblemsPanel::applyFilter);
-  connect(m_tree, &QTreeView::activated, this, &ProblemsPanel::activate);
-  connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this,
-          &ProblemsPanel::showDetails);
-  connect(m_model, &QAbstractItemModel::modelReset, this, &ProblemsPanel::showDetails);
-  connect(m_document, &Document::analysisChanged, this, &ProblemsPanel::refresh);
-  refresh();
 }
 
 int ProblemsPanel::problemCount() const

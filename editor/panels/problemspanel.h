@@ -17,6 +17,7 @@
 #include "document/analysis.h"
 
 class QLabel;
+class QLayout;
 class QLineEdit;
 class QStackedWidget;
 class QToolButton;
@@ -52,6 +53,12 @@ signals:
   void problemActivated(const cs::editor::Problem& problem);
 
 private:
+  /// The severity toggles, the search field and the "checking" note above the tree.
+  QLayout* buildFilterBar();
+  void setUpTree();
+  /// What shows instead of the tree when nothing matches (or there are no problems).
+  QWidget* buildEmptyPage();
+  void setUpDetails();
   void refresh();
   void applyFilter();
   void activate(const QModelIndex& index);

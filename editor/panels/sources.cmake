@@ -1,5 +1,4 @@
 list(APPEND cs_editor_area_sources
-  panels/paintedicons.h panels/paintedicons.cpp
   panels/problemsmodel.h panels/problemsmodel.cpp
   panels/problemspanel.h panels/problemspanel.cpp
   panels/inspectorpage.h panels/inspectorpage.cpp

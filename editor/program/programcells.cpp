@@ -4,7 +4,7 @@
 
 #include "document/commands/statecommands.h"
 #include "document/document.h"
-#include "panels/paintedicons.h"
+#include "style/paintedicons.h"
 #include "style/rankpalette.h"
 #include "style/textformat.h"
 
@@ -23,6 +23,35 @@ namespace {
 QColor problemTint()
 {
   return isDark(QGuiApplication::palette()) ? QColor(0x4d, 0x22, 0x22) : QColor(0xfd, 0xe4, 0xe4);
+}
+
+/// Alignment, colours, font and check state of an instruction cell; nullopt for other roles.
+std::optional<QVariant> instructionLook(const Step& step, int column, int role)
+{
+  using Column = ProgramModel::Column;
+  const bool dependsLink = column == Column::DependsColumn && step.depid >= 0;
+  if (role == Qt::CheckStateRole && column == Column::HasDepColumn)
+    return step.hasdep ? Qt::Checked : Qt::Unchecked;
+  if (role == Qt::TextAlignmentRole) {
+    if (column == Column::StepColumn)
+      return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+    if (column == Column::CountColumn)
+      return QVariant::fromValue(Qt::AlignHCenter | Qt::AlignVCenter);
+    return QVariant();
+  }
+  if (role == Qt::ForegroundRole) {
+    if (dependsLink)
+      return QGuiApplication::palette().brush(QPalette::Link);
+    if (step.type == OpType::Nop || column == Column::TransferColumn)
+      return QGuiApplication::palette().brush(QPalette::PlaceholderText);
+    return QVariant();
+  }
+  if (role == Qt::FontRole && dependsLink) {
+    QFont font;
+    font.setUnderline(true);
+    return font;
+  }
+  return std::nullopt;
 }
 
 std::optional<Severity> worstOf(const std::vector<int>& indices, const std::vector<Problem>& all)
@@ -148,7 +177,6 @@ QVariant ProgramModel::instructionData(const QModelIndex& index, int role) const
   const Step* step = at && p ? stepAt(*p, *at) : nullptr;
   if (!step)
     return {};
-  const OpTraits traits = opTraits(step->type);
   const int column = index.column();
 
   if (role == Qt::BackgroundRole)
@@ -186,51 +214,38 @@ QVariant ProgramModel::instructionData(const QModelIndex& index, int role) const
         return severityIcon(*worst);
     return {};
   }
-  if (role == Qt::CheckStateRole && column == HasDepColumn)
-    return step->hasdep ? Qt::Checked : Qt::Unchecked;
-  if (role == Qt::TextAlignmentRole) {
-    if (column == StepColumn)
-      return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
-    if (column == CountColumn)
-      return QVariant::fromValue(Qt::AlignHCenter | Qt::AlignVCenter);
-    return {};
-  }
-  if (role == Qt::ForegroundRole) {
-    if (column == DependsColumn && step->depid >= 0)
-      return QGuiApplication::palette().brush(QPalette::Link);
-    if (step->type == OpType::Nop || column == TransferColumn)
-      return QGuiApplication::palette().brush(QPalette::PlaceholderText);
-    return {};
-  }
-  if (role == Qt::FontRole && column == DependsColumn && step->depid >= 0) {
-    QFont font;
-    font.setUnderline(true);
-    return font;
-  }
+  if (const std::optional<QVariant> look = instructionLook(*step, column, role))
+    return *look;
   if (role != Qt::DisplayRole && role != Qt::EditRole)
     return {};
+  return instructionText(*step, *at, column, role);
+}
 
+QVariant ProgramModel::instructionText(const Step& step, const InstructionRef& at, int column,
+                                       int role) const
+{
+  const OpTraits traits = opTraits(step.type);
   switch (column) {
   case StepColumn:
-    return step->s;
+    return step.s;
   case TypeColumn:
-    return QString::fromUtf8(opTypeName(step->type));
+    return QString::fromUtf8(opTypeName(step.type));
   case SourceColumn:
     if (role == Qt::EditRole || traits.readsSrc)
-      return slotText(step->srcBuf, step->srcOff);
+      return slotText(step.srcBuf, step.srcOff);
     return {};
   case DestinationColumn:
     if (role == Qt::EditRole || traits.writesDst)
-      return slotText(step->dstBuf, step->dstOff);
+      return slotText(step.dstBuf, step.dstOff);
     return {};
   case CountColumn:
-    return step->cnt;
+    return step.cnt;
   case DependsColumn:
-    return dependencyText(step->depid, step->deps);
+    return dependencyText(step.depid, step.deps);
   case HasDepColumn:
-    return role == Qt::EditRole ? QVariant(step->hasdep) : QVariant();
+    return role == Qt::EditRole ? QVariant(step.hasdep) : QVariant();
   case TransferColumn: {
-    const int transfer = transferAt(*at);
+    const int transfer = transferAt(at);
     return transfer >= 0 ? QVariant(QStringLiteral("#%1").arg(transfer)) : QVariant();
   }
   default:

@@ -3,7 +3,7 @@
 #include "programedits.h"
 #include "programmodel.h"
 
-#include "panels/paintedicons.h"
+#include "style/paintedicons.h"
 #include "style/rankpalette.h"
 #include "style/textformat.h"
 

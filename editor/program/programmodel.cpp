@@ -4,7 +4,7 @@
 
 #include "document/commands/statecommands.h"
 #include "document/document.h"
-#include "panels/paintedicons.h"
+#include "style/paintedicons.h"
 #include "style/rankpalette.h"
 #include "style/textformat.h"
 

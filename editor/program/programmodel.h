@@ -117,6 +117,8 @@ private:
   QVariant rankData(int rankRow, int column, int role) const;
   QVariant threadBlockData(int rankRow, int tbRow, int column, int role) const;
   QVariant instructionData(const QModelIndex& index, int role) const;
+  /// The text (display) or value (edit) of one instruction cell.
+  QVariant instructionText(const Step& step, const InstructionRef& at, int column, int role) const;
   QVariant instructionBackground(const InstructionRef& at) const;
   QString problemText(std::uint64_t key) const;
   bool editInstruction(const QModelIndex& index, const QVariant& value, int role);

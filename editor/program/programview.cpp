@@ -7,7 +7,7 @@
 
 #include "document/commands/statecommands.h"
 #include "document/document.h"
-#include "panels/paintedicons.h"
+#include "style/paintedicons.h"
 #include "style/textformat.h"
 
 #include <QEvent>
@@ -52,19 +52,7 @@ ProgramView::ProgramView(Document* document, QWidget* parent)
   headerLayout->addWidget(m_legend);
   layout->addWidget(header);
 
-  m_tree->setObjectName(QStringLiteral("programTree"));
-  m_tree->setModel(m_model);
-  m_tree->setItemDelegate(new ProgramDelegate(m_tree));
-  m_tree->setUniformRowHeights(true);
-  m_tree->setAlternatingRowColors(true);
-  m_tree->setSelectionBehavior(QAbstractItemView::SelectRows);
-  m_tree->setSelectionMode(QAbstractItemView::SingleSelection);
-  m_tree->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
-  m_tree->setAllColumnsShowFocus(true);
-  m_tree->setContextMenuPolicy(Qt::ActionsContextMenu);
-  m_tree->header()->setStretchLastSection(true);
-  m_tree->header()->setSectionsMovable(false);
-
+  setUpTree();
   m_placeholder->setObjectName(QStringLiteral("programPlaceholder"));
   m_placeholder->setAlignment(Qt::AlignCenter);
   m_placeholder->setWordWrap(true);
@@ -73,47 +61,7 @@ ProgramView::ProgramView(Document* document, QWidget* parent)
   m_stack->addWidget(m_placeholder);
   layout->addWidget(m_stack, 1);
 
-  const QFontMetrics metrics = fontMetrics();
-  const int digit = metrics.horizontalAdvance(QLatin1Char('0'));
-  const int indent = m_tree->indentation();
-  m_tree->setColumnWidth(ProgramModel::StepColumn, 2 * indent + 16 + 10 * digit);
-  m_tree->setColumnWidth(ProgramModel::TypeColumn, 9 * digit + 24);
-  m_tree->setColumnWidth(ProgramModel::SourceColumn, 12 * digit + 16);
-  m_tree->setColumnWidth(ProgramModel::DestinationColumn, 12 * digit + 16);
-  m_tree->setColumnWidth(ProgramModel::CountColumn, 6 * digit + 16);
-  m_tree->setColumnWidth(ProgramModel::DependsColumn, 15 * digit + 16);
-  m_tree->setColumnWidth(ProgramModel::HasDepColumn, 9 * digit + 16);
-
-  m_insertNop = makeAction(insertRowIcon(), tr("Insert nop after"), QKeySequence(Qt::Key_Insert),
-                           &ProgramView::insertNop);
-  m_insertNop->setToolTip(tr("Insert a nop after the selected instruction (Insert); "
-                             "dependencies keep pointing at the same instructions"));
-  m_delete = makeAction(deleteRowIcon(), tr("Delete instruction"),
-                        QKeySequence(QKeySequence::Delete), &ProgramView::deleteCurrent);
-  m_delete->setToolTip(tr("Delete the selected instruction (Del); later steps are renumbered"));
-  m_moveUp = makeAction(moveRowIcon(false), tr("Move instruction up"),
-                        QKeySequence(Qt::CTRL | Qt::Key_Up), nullptr);
-  m_moveUp->setToolTip(tr("Swap the selected instruction with the one before it (Ctrl+Up), "
-                          "e.g. to send before receiving; dependencies follow the instructions"));
-  connect(m_moveUp, &QAction::triggered, this, [this] { moveCurrent(-1); });
-  m_moveDown = makeAction(moveRowIcon(true), tr("Move instruction down"),
-                          QKeySequence(Qt::CTRL | Qt::Key_Down), nullptr);
-  m_moveDown->setToolTip(tr("Swap the selected instruction with the one after it (Ctrl+Down)"));
-  connect(m_moveDown, &QAction::triggered, this, [this] { moveCurrent(1); });
-  m_jump =
-      makeAction(jumpIcon(), tr("Go to dependency"), QKeySequence(Qt::CTRL | Qt::Key_J), nullptr);
-  connect(m_jump, &QAction::triggered, this, [this] {
-    if (const auto at = currentInstruction())
-      jumpToDependency(m_model->instructionIndex(*at, ProgramModel::DependsColumn));
-  });
-  auto* separator = new QAction(this);
-  separator->setSeparator(true);
-  m_tree->addAction(separator);
-  m_toolActions << separator;
-  QAction* expand = makeAction(expandAllIcon(), tr("Expand all"), {}, nullptr);
-  connect(expand, &QAction::triggered, m_tree, &QTreeView::expandAll);
-  QAction* collapse = makeAction(collapseAllIcon(), tr("Collapse all"), {}, nullptr);
-  connect(collapse, &QAction::triggered, m_tree, &QTreeView::collapseAll);
+  createRowActions();
 
   connect(m_tree, &ProgramTreeView::dependencyActivated, this, &ProgramView::jumpToDependency);
   connect(m_tree, &QTreeView::expanded, this, [this](const QModelIndex& index) {
@@ -145,6 +93,67 @@ ProgramView::ProgramView(Document* document, QWidget* parent)
 
   onAnalysisChanged();
   m_tree->spanHeaderRows();
+}
+
+void ProgramView::setUpTree()
+{
+  m_tree->setObjectName(QStringLiteral("programTree"));
+  m_tree->setModel(m_model);
+  m_tree->setItemDelegate(new ProgramDelegate(m_tree));
+  m_tree->setUniformRowHeights(true);
+  m_tree->setAlternatingRowColors(true);
+  m_tree->setSelectionBehavior(QAbstractItemView::SelectRows);
+  m_tree->setSelectionMode(QAbstractItemView::SingleSelection);
+  m_tree->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
+  m_tree->setAllColumnsShowFocus(true);
+  m_tree->setContextMenuPolicy(Qt::ActionsContextMenu);
+  m_tree->header()->setStretchLastSection(true);
+  m_tree->header()->setSectionsMovable(false);
+
+  const QFontMetrics metrics = fontMetrics();
+  const int digit = metrics.horizontalAdvance(QLatin1Char('0'));
+  const int indent = m_tree->indentation();
+  m_tree->setColumnWidth(ProgramModel::StepColumn, 2 * indent + 16 + 10 * digit);
+  m_tree->setColumnWidth(ProgramModel::TypeColumn, 9 * digit + 24);
+  m_tree->setColumnWidth(ProgramModel::SourceColumn, 12 * digit + 16);
+  m_tree->setColumnWidth(ProgramModel::DestinationColumn, 12 * digit + 16);
+  m_tree->setColumnWidth(ProgramModel::CountColumn, 6 * digit + 16);
+  m_tree->setColumnWidth(ProgramModel::DependsColumn, 15 * digit + 16);
+  m_tree->setColumnWidth(ProgramModel::HasDepColumn, 9 * digit + 16);
+}
+
+void ProgramView::createRowActions()
+{
+  m_insertNop = makeAction(insertRowIcon(), tr("Insert nop after"), QKeySequence(Qt::Key_Insert),
+                           &ProgramView::insertNop);
+  m_insertNop->setToolTip(tr("Insert a nop after the selected instruction (Insert); "
+                             "dependencies keep pointing at the same instructions"));
+  m_delete = makeAction(deleteRowIcon(), tr("Delete instruction"),
+                        QKeySequence(QKeySequence::Delete), &ProgramView::deleteCurrent);
+  m_delete->setToolTip(tr("Delete the selected instruction (Del); later steps are renumbered"));
+  m_moveUp = makeAction(moveRowIcon(false), tr("Move instruction up"),
+                        QKeySequence(Qt::CTRL | Qt::Key_Up), nullptr);
+  m_moveUp->setToolTip(tr("Swap the selected instruction with the one before it (Ctrl+Up), "
+                          "e.g. to send before receiving; dependencies follow the instructions"));
+  connect(m_moveUp, &QAction::triggered, this, [this] { moveCurrent(-1); });
+  m_moveDown = makeAction(moveRowIcon(true), tr("Move instruction down"),
+                          QKeySequence(Qt::CTRL | Qt::Key_Down), nullptr);
+  m_moveDown->setToolTip(tr("Swap the selected instruction with the one after it (Ctrl+Down)"));
+  connect(m_moveDown, &QAction::triggered, this, [this] { moveCurrent(1); });
+  m_jump =
+      makeAction(jumpIcon(), tr("Go to dependency"), QKeySequence(Qt::CTRL | Qt::Key_J), nullptr);
+  connect(m_jump, &QAction::triggered, this, [this] {
+    if (const auto at = currentInstruction())
+      jumpToDependency(m_model->instructionIndex(*at, ProgramModel::DependsColumn));
+  });
+  auto* separator = new QAction(this);
+  separator->setSeparator(true);
+  m_tree->addAction(separator);
+  m_toolActions << separator;
+  QAction* expand = makeAction(expandAllIcon(), tr("Expand all"), {}, nullptr);
+  connect(expand, &QAction::triggered, m_tree, &QTreeView::expandAll);
+  QAction* collapse = makeAction(collapseAllIcon(), tr("Collapse all"), {}, nullptr);
+  connect(collapse, &QAction::triggered, m_tree, &QTreeView::collapseAll);
 }
 
 void ProgramView::changeEvent(QEvent* event)

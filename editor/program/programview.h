@@ -53,6 +53,9 @@ protected:
   void changeEvent(QEvent* event) override;
 
 private:
+  void setUpTree();
+  /// Insert, delete, move, go to dependency, expand and collapse: the tree's row verbs.
+  void createRowActions();
   void onAnalysisChanged();
   void syncFromDocument();
   void onTreeSelectionChanged();

@@ -106,60 +106,83 @@ void rows(QPainter& p, const Ink& ink, bool expand)
   p.fillPath(triangle, ink.accent);
 }
 
+void paintDraw(QPainter& p, const Ink& ink)
+{
+  stepArrow(p, ink, false);
+  // A pen nib over the lane.
+  QPainterPath nib(QPointF(21, 3));
+  nib.lineTo(23, 5);
+  nib.lineTo(16, 12);
+  nib.lineTo(13.5, 12.8);
+  nib.lineTo(14.3, 10.3);
+  nib.closeSubpath();
+  p.setPen(pen(ink.stroke, 1.2));
+  p.setBrush(ink.paper);
+  p.drawPath(nib);
+}
+
+/// A dashed rectangle tinted with the accent: a rubber-band selection.
+void selectionFrame(QPainter& p, const Ink& ink, int alpha, const QRectF& rect)
+{
+  QPen dashed = pen(ink.stroke, 1.4);
+  dashed.setDashPattern({2.0, 1.6});
+  p.setPen(dashed);
+  QColor fill = ink.accent;
+  fill.setAlpha(alpha);
+  p.setBrush(fill);
+  p.drawRect(rect);
+}
+
+void paintSelect(QPainter& p, const Ink& ink)
+{
+  selectionFrame(p, ink, 50, QRectF(3, 3, 14, 12));
+  QPainterPath cursor(QPointF(12, 10));
+  cursor.lineTo(21, 16);
+  cursor.lineTo(17, 17);
+  cursor.lineTo(19, 21.5);
+  cursor.lineTo(17, 22.3);
+  cursor.lineTo(15, 18);
+  cursor.lineTo(12, 20.5);
+  cursor.closeSubpath();
+  p.setPen(pen(ink.stroke, 1.1));
+  p.setBrush(ink.paper);
+  p.drawPath(cursor);
+}
+
+void paintSelectAll(QPainter& p, const Ink& ink)
+{
+  selectionFrame(p, ink, 40, QRectF(2.5, 2.5, 19, 19));
+  for (int i = 0; i < 3; ++i) {
+    const double y = 7 + i * 5;
+    p.setPen(pen(ink.accent, 1.5));
+    p.drawLine(QPointF(6, y), QPointF(14.5, y));
+    arrowHead(p, QPointF(18, y), ink.accent);
+  }
+}
+
+void paintReplicate(QPainter& p, const Ink& ink)
+{
+  for (int i = 0; i < 3; ++i) {
+    const double y = 4 + i * 6.5;
+    const double x = 3 + i * 3;
+    p.setPen(pen(i == 0 ? ink.accent : rankColor(i), 1.7));
+    p.drawLine(QPointF(x, y), QPointF(x + 11, y));
+    arrowHead(p, QPointF(x + 14, y), i == 0 ? ink.accent : rankColor(i));
+  }
+}
+
 void paintIcon(QPainter& p, TimelineIcon kind, const Ink& ink)
 {
   switch (kind) {
-  case TimelineIcon::Draw: {
-    stepArrow(p, ink, false);
-    // A pen nib over the lane.
-    QPainterPath nib(QPointF(21, 3));
-    nib.lineTo(23, 5);
-    nib.lineTo(16, 12);
-    nib.lineTo(13.5, 12.8);
-    nib.lineTo(14.3, 10.3);
-    nib.closeSubpath();
-    p.setPen(pen(ink.stroke, 1.2));
-    p.setBrush(ink.paper);
-    p.drawPath(nib);
+  case TimelineIcon::Draw:
+    paintDraw(p, ink);
     break;
-  }
-  case TimelineIcon::Select: {
-    QPen dashed = pen(ink.stroke, 1.4);
-    dashed.setDashPattern({2.0, 1.6});
-    p.setPen(dashed);
-    QColor fill = ink.accent;
-    fill.setAlpha(50);
-    p.setBrush(fill);
-    p.drawRect(QRectF(3, 3, 14, 12));
-    QPainterPath cursor(QPointF(12, 10));
-    cursor.lineTo(21, 16);
-    cursor.lineTo(17, 17);
-    cursor.lineTo(19, 21.5);
-    cursor.lineTo(17, 22.3);
-    cursor.lineTo(15, 18);
-    cursor.lineTo(12, 20.5);
-    cursor.closeSubpath();
-    p.setPen(pen(ink.stroke, 1.1));
-    p.setBrush(ink.paper);
-    p.drawPath(cursor);
+  case TimelineIcon::Select:
+    paintSelect(p, ink);
     break;
-  }
-  case TimelineIcon::SelectAll: {
-    QPen dashed = pen(ink.stroke, 1.4);
-    dashed.setDashPattern({2.0, 1.6});
-    p.setPen(dashed);
-    QColor fill = ink.accent;
-    fill.setAlpha(40);
-    p.setBrush(fill);
-    p.drawRect(QRectF(2.5, 2.5, 19, 19));
-    for (int i = 0; i < 3; ++i) {
-      const double y = 7 + i * 5;
-      p.setPen(pen(ink.accent, 1.5));
-      p.drawLine(QPointF(6, y), QPointF(14.5, y));
-      arrowHead(p, QPointF(18, y), ink.accent);
-    }
+  case TimelineIcon::SelectAll:
+    paintSelectAll(p, ink);
     break;
-  }
   case TimelineIcon::Copy:
     stepArrow(p, ink, false);
     break;
@@ -167,13 +190,7 @@ void paintIcon(QPainter& p, TimelineIcon kind, const Ink& ink)
     stepArrow(p, ink, true);
     break;
   case TimelineIcon::Replicate:
-    for (int i = 0; i < 3; ++i) {
-      const double y = 4 + i * 6.5;
-      const double x = 3 + i * 3;
-      p.setPen(pen(i == 0 ? ink.accent : rankColor(i), 1.7));
-      p.drawLine(QPointF(x, y), QPointF(x + 11, y));
-      arrowHead(p, QPointF(x + 14, y), i == 0 ? ink.accent : rankColor(i));
-    }
+    paintReplicate(p, ink);
     break;
   case TimelineIcon::Delete:
     p.setPen(pen(errorColor(), 2.2));

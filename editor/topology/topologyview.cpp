@@ -142,19 +142,31 @@ QAction* TopologyView::commandAction(Command command) const
 
 void TopologyView::createActions()
 {
-  const auto withShortcut = [this](QAction* action, const QList<QKeySequence>& keys) {
-    action->setShortcuts(keys);
-    // The four views share one window: shortcuts act only where the canvas has focus.
-    action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    addAction(action);
-    m_toolActions.push_back(action);
-  };
-  const auto separator = [this] {
-    auto* action = new QAction(this);
-    action->setSeparator(true);
-    m_toolActions.push_back(action);
-  };
+  createToolActions();
+  addSeparatorAction();
+  createCommandActions();
+  refreshIcons();
+  rebuildPresetMenu();
+}
 
+void TopologyView::addShortcutAction(QAction* action, const QList<QKeySequence>& keys)
+{
+  action->setShortcuts(keys);
+  // The four views share one window: shortcuts act only where the canvas has focus.
+  action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+  addAction(action);
+  m_toolActions.push_back(action);
+}
+
+void TopologyView::addSeparatorAction()
+{
+  auto* action = new QAction(this);
+  action->setSeparator(true);
+  m_toolActions.push_back(action);
+}
+
+void TopologyView::createToolActions()
+{
   for (const ToolInfo& info : kToolInfo) {
     auto* action = new QAction(tr(info.text), this);
     action->setObjectName(QString::fromLatin1(info.name));
@@ -166,74 +178,81 @@ void TopologyView::createActions()
     const Tool tool = info.tool;
     connect(action, &QAction::triggered, this, [this, tool] { setTool(tool); });
     m_tools[static_cast<std::size_t>(tool)] = action;
-    withShortcut(action, {QKeySequence(QString::fromLatin1(info.key))});
+    addShortcutAction(action, {QKeySequence(QString::fromLatin1(info.key))});
   }
-  separator();
+}
 
-  const auto command = [&](Command which, const QString& text, const QString& help,
-                           const QString& name, const QList<QKeySequence>& keys) {
-    auto* action = new QAction(text, this);
-    action->setObjectName(name);
-    const QString key =
-        keys.isEmpty() ? QString() : keys.front().toString(QKeySequence::NativeText);
-    action->setToolTip(key.isEmpty() ? QStringLiteral("<b>%1</b><br>%2").arg(text, help)
-                                     : QStringLiteral("<b>%1</b> (%2)<br>%3").arg(text, key, help));
-    action->setStatusTip(help);
-    m_commands[static_cast<std::size_t>(which)] = action;
-    withShortcut(action, keys);
-    return action;
-  };
-  connect(command(Command::Delete, tr("Delete"),
-                  tr("Delete the selected nodes with their links, and the selected links"),
-                  QStringLiteral("topologyDelete"),
-                  {QKeySequence(QKeySequence::Delete), QKeySequence(Qt::Key_Backspace)}),
+QAction* TopologyView::addCommandAction(Command which, const QString& text, const QString& help,
+                                        const QString& name, const QList<QKeySequence>& keys)
+{
+  auto* action = new QAction(text, this);
+  action->setObjectName(name);
+  const QString key = keys.isEmpty() ? QString() : keys.front().toString(QKeySequence::NativeText);
+  action->setToolTip(key.isEmpty() ? QStringLiteral("<b>%1</b><br>%2").arg(text, help)
+                                   : QStringLiteral("<b>%1</b> (%2)<br>%3").arg(text, key, help));
+  action->setStatusTip(help);
+  m_commands[static_cast<std::size_t>(which)] = action;
+  addShortcutAction(action, keys);
+  return action;
+}
+
+void TopologyView::createCommandActions()
+{
+  connect(addCommandAction(Command::Delete, tr("Delete"),
+                           tr("Delete the selected nodes with their links, and the selected links"),
+                           QStringLiteral("topologyDelete"),
+                           {QKeySequence(QKeySequence::Delete), QKeySequence(Qt::Key_Backspace)}),
           &QAction::triggered, this, &TopologyView::deleteSelection);
-  QAction* preset = command(Command::Preset, tr("Preset"),
-                            tr("Replace the topology by a real machine or a shape sized for "
-                               "the algorithm's ranks"),
-                            QStringLiteral("topologyPreset"), {});
+  QAction* preset =
+      addCommandAction(Command::Preset, tr("Preset"),
+                       tr("Replace the topology by a real machine or a shape sized for "
+                          "the algorithm's ranks"),
+                       QStringLiteral("topologyPreset"), {});
   preset->setMenu(m_presetMenu);
   // A toolbar may show it as a plain button: clicking it opens the menu as well.
   connect(preset, &QAction::triggered, this, [this] { m_presetMenu->popup(QCursor::pos()); });
   connect(m_presetMenu, &QMenu::aboutToShow, this, &TopologyView::rebuildPresetMenu);
   m_presetMenu->setToolTipsVisible(true);
-  connect(command(Command::AutoLayout, tr("Auto layout"),
-                  tr("Place every node again: switches beside the GPUs they serve, no overlaps"),
-                  QStringLiteral("topologyAutoLayout"), {QKeySequence(tr("Ctrl+Shift+L"))}),
+  connect(addCommandAction(
+              Command::AutoLayout, tr("Auto layout"),
+              tr("Place every node again: switches beside the GPUs they serve, no overlaps"),
+              QStringLiteral("topologyAutoLayout"), {QKeySequence(tr("Ctrl+Shift+L"))}),
           &QAction::triggered, this, &TopologyView::autoLayout);
-  separator();
-  connect(command(Command::ZoomIn, tr("Zoom in"), tr("Zoom in (Ctrl + wheel)"),
-                  QStringLiteral("topologyZoomIn"),
-                  {QKeySequence(QKeySequence::ZoomIn), QKeySequence(tr("Ctrl+="))}),
+  addSeparatorAction();
+  connect(addCommandAction(Command::ZoomIn, tr("Zoom in"), tr("Zoom in (Ctrl + wheel)"),
+                           QStringLiteral("topologyZoomIn"),
+                           {QKeySequence(QKeySequence::ZoomIn), QKeySequence(tr("Ctrl+="))}),
           &QAction::triggered, this, &TopologyView::zoomIn);
-  connect(command(Command::ZoomOut, tr("Zoom out"), tr("Zoom out (Ctrl + wheel)"),
-                  QStringLiteral("topologyZoomOut"), {QKeySequence(QKeySequence::ZoomOut)}),
+  connect(addCommandAction(Command::ZoomOut, tr("Zoom out"), tr("Zoom out (Ctrl + wheel)"),
+                           QStringLiteral("topologyZoomOut"),
+                           {QKeySequence(QKeySequence::ZoomOut)}),
           &QAction::triggered, this, &TopologyView::zoomOut);
-  connect(command(Command::ZoomFit, tr("Fit to window"), tr("Show the whole topology"),
-                  QStringLiteral("topologyZoomFit"), {QKeySequence(tr("Ctrl+0"))}),
+  connect(addCommandAction(Command::ZoomFit, tr("Fit to window"), tr("Show the whole topology"),
+                           QStringLiteral("topologyZoomFit"), {QKeySequence(tr("Ctrl+0"))}),
           &QAction::triggered, this, &TopologyView::zoomToFit);
-  separator();
-  connect(command(Command::ExportImage, tr("Export image…"),
-                  tr("Save the whole topology as an SVG or PNG picture"),
-                  QStringLiteral("topologyExportImage"), {}),
-          &QAction::triggered, this, [this] {
-            const QString name = QString::fromStdString(
-                m_document->topology() ? m_document->topology()->name : std::string("topology"));
-            const QString path = QFileDialog::getSaveFileName(
-                this, tr("Export topology image"), name + QStringLiteral(".svg"),
-                tr("SVG image (*.svg);;PNG image (*.png)"));
-            if (path.isEmpty())
-              return;
-            const QString error = path.endsWith(QStringLiteral(".png"), Qt::CaseInsensitive)
-                                      ? exportPng(path)
-                                      : exportSvg(path);
-            if (!error.isEmpty())
-              QMessageBox::warning(this, tr("Export topology image"), error);
-            else
-              emit statusMessage(tr("Topology exported to %1").arg(path));
-          });
-  refreshIcons();
-  rebuildPresetMenu();
+  addSeparatorAction();
+  connect(addCommandAction(Command::ExportImage, tr("Export image…"),
+                           tr("Save the whole topology as an SVG or PNG picture"),
+                           QStringLiteral("topologyExportImage"), {}),
+          &QAction::triggered, this, &TopologyView::exportImage);
+}
+
+void TopologyView::exportImage()
+{
+  const QString name = QString::fromStdString(m_document->topology() ? m_document->topology()->name
+                                                                     : std::string("topology"));
+  const QString path =
+      QFileDialog::getSaveFileName(this, tr("Export topology image"), name + QStringLiteral(".svg"),
+                                   tr("SVG image (*.svg);;PNG image (*.png)"));
+  if (path.isEmpty())
+    return;
+  const QString error = path.endsWith(QStringLiteral(".png"), Qt::CaseInsensitive)
+                            ? exportPng(path)
+                            : exportSvg(path);
+  if (!error.isEmpty())
+    QMessageBox::warning(this, tr("Export topology image"), error);
+  else
+    emit statusMessage(tr("Topology exported to %1").arg(path));
 }
 
 void TopologyView::refreshIcons()

@@ -135,6 +135,15 @@ private:
   };
 
   void createActions();
+  void createToolActions();
+  void createCommandActions();
+  /// Adds `action` to the canvas's actions with `keys` active while the canvas has focus.
+  void addShortcutAction(QAction* action, const QList<QKeySequence>& keys);
+  void addSeparatorAction();
+  QAction* addCommandAction(Command which, const QString& text, const QString& help,
+                            const QString& name, const QList<QKeySequence>& keys);
+  /// Asks for a file and saves the whole topology there as SVG or PNG.
+  void exportImage();
   void refreshIcons();
   void rebuildPresetMenu();
   void followDocument(const ChangeEvent& event);

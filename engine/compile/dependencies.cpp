@@ -114,9 +114,13 @@ Step nopStep()
   return step;
 }
 
-} // namespace
+/// The waits each op keeps and the step it lands on in its threadblock.
+struct Waits {
+  std::vector<std::vector<int>> depsOf; ///< by op: the ops it waits for, the first on itself
+  std::vector<int> stepOf;              ///< by op: its step index, nops before it counted
+};
 
-Emitted emitProgram(const Plan& plan)
+Waits placeWaits(const Plan& plan)
 {
   std::vector<int> positionInTb(plan.ops.size(), 0);
   for (const TbPlan& tb : plan.tbs)
@@ -125,13 +129,12 @@ Emitted emitProgram(const Plan& plan)
   const std::vector<std::map<int, int>> waits = hazards(plan, positionInTb);
 
   // Drop waits an earlier step of the same threadblock already made, then count nops.
-  std::vector<std::vector<int>> depsOf(plan.ops.size());
-  std::vector<int> stepOf(plan.ops.size(), 0);
+  Waits out{std::vector<std::vector<int>>(plan.ops.size()), std::vector<int>(plan.ops.size(), 0)};
   for (const TbPlan& tb : plan.tbs) {
     std::map<int, int> waited; // target tb → highest position waited for
     int position = 0;
     for (int index : tb.ops) {
-      auto& deps = depsOf[static_cast<std::size_t>(index)];
+      auto& deps = out.depsOf[static_cast<std::size_t>(index)];
       for (const auto& [targetTb, target] : waits[static_cast<std::size_t>(index)]) {
         const int pos = positionInTb[static_cast<std::size_t>(target)];
         const auto found = waited.find(targetTb);
@@ -141,10 +144,60 @@ Emitted emitProgram(const Plan& plan)
         deps.push_back(target);
       }
       position += std::max(0, static_cast<int>(deps.size()) - 1);
-      stepOf[static_cast<std::size_t>(index)] = position++;
+      out.stepOf[static_cast<std::size_t>(index)] = position++;
     }
   }
+  return out;
+}
 
+/// The steps of plan threadblock `t` (id `id` on rank `rank`), with a nop before a step for each
+/// wait beyond its first; appends their origins.
+ThreadBlock emitThreadBlock(const Plan& plan, const Waits& waits, std::size_t t, int id, int rank,
+                            std::vector<InstructionOrigin>& origins)
+{
+  const TbPlan& plannedTb = plan.tbs[t];
+  ThreadBlock tb;
+  tb.id = id;
+  tb.send = plannedTb.sendPeer;
+  tb.recv = plannedTb.recvPeer;
+  tb.chan = plannedTb.channel;
+  const auto setDep = [&](Step& step, int target) {
+    step.depid =
+        plan.tbs[static_cast<std::size_t>(plan.ops[static_cast<std::size_t>(target)].tb)].id;
+    step.deps = waits.stepOf[static_cast<std::size_t>(target)];
+  };
+  for (int index : plannedTb.ops) {
+    const Op& op = plan.ops[static_cast<std::size_t>(index)];
+    const auto& deps = waits.depsOf[static_cast<std::size_t>(index)];
+    for (std::size_t d = 1; d < deps.size(); ++d) {
+      Step nop = nopStep();
+      nop.s = static_cast<int>(tb.steps.size());
+      setDep(nop, deps[d]);
+      tb.steps.push_back(nop);
+      origins.push_back({rank, id, nop.s, -1, 0});
+    }
+    Step step;
+    step.s = static_cast<int>(tb.steps.size());
+    step.type = op.type;
+    step.srcBuf = op.srcBuf;
+    step.srcOff = op.srcOff;
+    step.dstBuf = op.dstBuf;
+    step.dstOff = op.dstOff;
+    step.cnt = op.cnt;
+    if (!deps.empty())
+      setDep(step, deps.front());
+    tb.steps.push_back(step);
+    origins.push_back(
+        {rank, id, step.s, plan.transfers[static_cast<std::size_t>(op.transfer)].id, 0});
+  }
+  return tb;
+}
+
+} // namespace
+
+Emitted emitProgram(const Plan& plan)
+{
+  const Waits waits = placeWaits(plan);
   Emitted out;
   out.gpus = plan.skeleton.gpus;
   std::vector<std::vector<std::pair<int, std::size_t>>> order(out.gpus.size()); // (id, tb index)
@@ -156,52 +209,18 @@ Emitted emitProgram(const Plan& plan)
   for (std::size_t r = 0; r < order.size(); ++r) {
     std::sort(order[r].begin(), order[r].end());
     for (const auto& [id, t] : order[r]) {
-      const TbPlan& plannedTb = plan.tbs[t];
-      ThreadBlock tb;
-      tb.id = id;
-      tb.send = plannedTb.sendPeer;
-      tb.recv = plannedTb.recvPeer;
-      tb.chan = plannedTb.channel;
-      for (int index : plannedTb.ops) {
-        const Op& op = plan.ops[static_cast<std::size_t>(index)];
-        const auto& deps = depsOf[static_cast<std::size_t>(index)];
-        const auto setDep = [&](Step& step, int target) {
-          step.depid =
-              plan.tbs[static_cast<std::size_t>(plan.ops[static_cast<std::size_t>(target)].tb)].id;
-          step.deps = stepOf[static_cast<std::size_t>(target)];
-        };
-        for (std::size_t d = 1; d < deps.size(); ++d) {
-          Step nop = nopStep();
-          nop.s = static_cast<int>(tb.steps.size());
-          setDep(nop, deps[d]);
-          tb.steps.push_back(nop);
-          out.origins.push_back({static_cast<int>(r), id, nop.s, -1, 0});
-        }
-        Step step;
-        step.s = static_cast<int>(tb.steps.size());
-        step.type = op.type;
-        step.srcBuf = op.srcBuf;
-        step.srcOff = op.srcOff;
-        step.dstBuf = op.dstBuf;
-        step.dstOff = op.dstOff;
-        step.cnt = op.cnt;
-        if (!deps.empty())
-          setDep(step, deps.front());
-        tb.steps.push_back(step);
-        out.origins.push_back({static_cast<int>(r), id, step.s,
-                               plan.transfers[static_cast<std::size_t>(op.transfer)].id, 0});
-      }
       placed[t] = {r, out.gpus[r].threadblocks.size()};
-      out.gpus[r].threadblocks.push_back(std::move(tb));
+      out.gpus[r].threadblocks.push_back(
+          emitThreadBlock(plan, waits, t, id, static_cast<int>(r), out.origins));
     }
   }
   for (std::size_t i = 0; i < plan.ops.size(); ++i) {
-    for (int target : depsOf[i]) {
+    for (int target : waits.depsOf[i]) {
       const auto [r, k] =
           placed[static_cast<std::size_t>(plan.ops[static_cast<std::size_t>(target)].tb)];
       out.gpus[r]
           .threadblocks[k]
-          .steps[static_cast<std::size_t>(stepOf[static_cast<std::size_t>(target)])]
+          .steps[static_cast<std::size_t>(waits.stepOf[static_cast<std::size_t>(target)])]
           .hasdep = true;
     }
   }

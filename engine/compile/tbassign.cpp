@@ -149,13 +149,22 @@ struct Attempt {
 
 // Builds ops for the current fusion set and the groups they belong to. Pin contradictions go to
 // `problems`; fusions whose threadblock would need two peers in one direction are disabled.
-Attempt buildOps(Plan& plan, Groups& groups, Diagnostics& problems)
+/// The union-find nodes of each transfer's send connection, receive connection and pin.
+struct Nodes {
+  std::vector<int> send;
+  std::vector<int> recv;
+  std::vector<int> pin;
+};
+
+// Unites every transfer with its connections and pins, then fuses what the pins allow.
+Nodes uniteNodes(Plan& plan, Groups& groups, Diagnostics& problems)
 {
   const std::size_t n = plan.transfers.size();
   // Pins first: they are the user's word, fusions yield to them.
-  std::vector<int> sendNode(n, -1);
-  std::vector<int> recvNode(n, -1);
-  std::vector<int> pinNode(n, -1);
+  Nodes nodes{std::vector<int>(n, -1), std::vector<int>(n, -1), std::vector<int>(n, -1)};
+  std::vector<int>& sendNode = nodes.send;
+  std::vector<int>& recvNode = nodes.recv;
+  std::vector<int>& pinNode = nodes.pin;
   for (std::size_t i = 0; i < n; ++i) {
     const Transfer& t = plan.transfers[i];
     const int ch = plan.channel[i];
@@ -185,7 +194,72 @@ Attempt buildOps(Plan& plan, Groups& groups, Diagnostics& problems)
     if (!groups.unite(recvNode[i], sendNode[j]))
       f.enabled = false;
   }
+  return nodes;
+}
 
+Op localOp(const Plan& plan, std::size_t i)
+{
+  const Transfer& t = plan.transfers[i];
+  Op op;
+  op.rank = t.dst.rank;
+  op.key = opKey(plan, i, 0);
+  op.type = t.op == TransferOp::Copy ? OpType::Copy : OpType::Reduce;
+  op.transfer = static_cast<int>(i);
+  op.srcBuf = t.src.buffer;
+  op.srcOff = t.src.index;
+  op.dstBuf = t.dst.buffer;
+  op.dstOff = t.dst.index;
+  op.cnt = t.count;
+  return op;
+}
+
+Op sendOp(const Plan& plan, std::size_t i)
+{
+  const Transfer& t = plan.transfers[i];
+  Op send;
+  send.rank = t.src.rank;
+  send.key = opKey(plan, i, 0);
+  send.type = OpType::Send;
+  send.transfer = static_cast<int>(i);
+  send.sendPeer = t.dst.rank;
+  send.channel = plan.channel[i];
+  send.srcBuf = t.src.buffer;
+  send.srcOff = t.src.index;
+  // Documentation only (the runtime ignores it), as msccl-tools writes it.
+  send.dstBuf = t.dst.buffer;
+  send.dstOff = t.dst.index;
+  send.cnt = t.count;
+  return send;
+}
+
+Op receiveOp(const Plan& plan, std::size_t i)
+{
+  const Transfer& t = plan.transfers[i];
+  const Fusion& f = plan.fusions[i];
+  Op recv;
+  recv.rank = t.dst.rank;
+  recv.key = opKey(plan, i, 1);
+  recv.type = receiveType(t, f);
+  recv.transfer = static_cast<int>(i);
+  recv.recvPeer = t.src.rank;
+  recv.channel = plan.channel[i];
+  // The local operand of a receive-reduce is the destination itself (msccl-format P7).
+  recv.srcBuf = t.dst.buffer;
+  recv.srcOff = t.dst.index;
+  recv.dstBuf = t.dst.buffer;
+  recv.dstOff = t.dst.index;
+  recv.cnt = t.count;
+  if (f.enabled) {
+    recv.forward = f.forward;
+    recv.sendPeer = plan.transfers[static_cast<std::size_t>(f.forward)].dst.rank;
+  }
+  return recv;
+}
+
+Attempt buildOps(Plan& plan, Groups& groups, Diagnostics& problems)
+{
+  const std::size_t n = plan.transfers.size();
+  const Nodes nodes = uniteNodes(plan, groups, problems);
   Attempt attempt;
   attempt.sendOp.assign(n, -1);
   attempt.recvOp.assign(n, -1);
@@ -193,61 +267,22 @@ Attempt buildOps(Plan& plan, Groups& groups, Diagnostics& problems)
   for (std::size_t i = 0; i < n; ++i) {
     const Transfer& t = plan.transfers[i];
     if (t.isLocal()) {
-      Op op;
-      op.rank = t.dst.rank;
-      op.key = opKey(plan, i, 0);
-      op.type = t.op == TransferOp::Copy ? OpType::Copy : OpType::Reduce;
-      op.transfer = static_cast<int>(i);
-      op.srcBuf = t.src.buffer;
-      op.srcOff = t.src.index;
-      op.dstBuf = t.dst.buffer;
-      op.dstOff = t.dst.index;
-      op.cnt = t.count;
-      attempt.group.push_back(pinNode[i]);
-      plan.ops.push_back(op);
+      attempt.group.push_back(nodes.pin[i]);
+      plan.ops.push_back(localOp(plan, i));
       continue;
     }
     const int from = plan.fusedFrom[i];
     if (from < 0 || !plan.fusions[static_cast<std::size_t>(from)].enabled) {
-      Op send;
-      send.rank = t.src.rank;
-      send.key = opKey(plan, i, 0);
-      send.type = OpType::Send;
-      send.transfer = static_cast<int>(i);
-      send.sendPeer = t.dst.rank;
-      send.channel = plan.channel[i];
-      send.srcBuf = t.src.buffer;
-      send.srcOff = t.src.index;
-      // Documentation only (the runtime ignores it), as msccl-tools writes it.
-      send.dstBuf = t.dst.buffer;
-      send.dstOff = t.dst.index;
-      send.cnt = t.count;
       attempt.sendOp[i] = static_cast<int>(plan.ops.size());
-      attempt.group.push_back(sendNode[i]);
-      plan.ops.push_back(send);
+      attempt.group.push_back(nodes.send[i]);
+      plan.ops.push_back(sendOp(plan, i));
     }
     const Fusion& f = plan.fusions[i];
-    Op recv;
-    recv.rank = t.dst.rank;
-    recv.key = opKey(plan, i, 1);
-    recv.type = receiveType(t, f);
-    recv.transfer = static_cast<int>(i);
-    recv.recvPeer = t.src.rank;
-    recv.channel = plan.channel[i];
-    // The local operand of a receive-reduce is the destination itself (msccl-format P7).
-    recv.srcBuf = t.dst.buffer;
-    recv.srcOff = t.dst.index;
-    recv.dstBuf = t.dst.buffer;
-    recv.dstOff = t.dst.index;
-    recv.cnt = t.count;
     attempt.recvOp[i] = static_cast<int>(plan.ops.size());
-    if (f.enabled) {
-      recv.forward = f.forward;
-      recv.sendPeer = plan.transfers[static_cast<std::size_t>(f.forward)].dst.rank;
+    if (f.enabled)
       attempt.sendOp[static_cast<std::size_t>(f.forward)] = static_cast<int>(plan.ops.size());
-    }
-    attempt.group.push_back(recvNode[i]);
-    plan.ops.push_back(recv);
+    attempt.group.push_back(nodes.recv[i]);
+    plan.ops.push_back(receiveOp(plan, i));
   }
   return attempt;
 }

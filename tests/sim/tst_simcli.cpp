@@ -176,12 +176,29 @@ void Test_simcli::designDocument()
   QCOMPARE(parse(fromJson.out).at("time_us").get<double>(),
            parse(fromXml.out).at("time_us").get<double>());
 
-  // --proto and --instances reach the lowering: LL halves the link bandwidth by default.
-  const Run ll = cstudio({"simulate", json, "--topology", "ring-4", "--bytes", "1M", "--json",
-                          "--proto", "LL", "--instances", "2"});
-  QVERIFY2(ll.exitCode == 0, qPrintable(ll.err));
-  const nlohmann::json llResult = parse(ll.out);
-  QCOMPARE(llResult.at("protocol").at("name").get<std::string>(), std::string("LL"));
+  // --proto and --instances reach the lowering, and through it the simulation: LL halves the
+  // link bandwidth by default (a lower efficiency, a longer time), and a second instance splits
+  // every chunk over twice the messages (another time again).
+  const auto simulate = [&](const QStringList& lowering) {
+    const Run run =
+        cstudio(QStringList{"simulate", json, "--topology", "ring-4", "--bytes", "1M", "--json"} +
+                lowering);
+    return run.exitCode == 0 ? parse(run.out) : nlohmann::json();
+  };
+  const nlohmann::json simple = simulate({"--proto", "Simple"});
+  const nlohmann::json ll = simulate({"--proto", "LL"});
+  const nlohmann::json llTwice = simulate({"--proto", "LL", "--instances", "2"});
+  QVERIFY(simple.is_object() && ll.is_object() && llTwice.is_object());
+  QCOMPARE(ll.at("protocol").at("name").get<std::string>(), std::string("LL"));
+  QCOMPARE(simple.at("protocol").at("name").get<std::string>(), std::string("Simple"));
+  QVERIFY(ll.at("protocol").at("efficiency").get<double>() <
+          simple.at("protocol").at("efficiency").get<double>());
+  const double simpleUs = simple.at("time_us").get<double>();
+  const double llUs = ll.at("time_us").get<double>();
+  const double llTwiceUs = llTwice.at("time_us").get<double>();
+  QVERIFY2(llUs > simpleUs, qPrintable(QString("LL %1 us, Simple %2 us").arg(llUs).arg(simpleUs)));
+  QVERIFY2(std::abs(llTwiceUs - llUs) > 1e-6 * llUs,
+           qPrintable(QString("LL: %1 us with 1 instance, %2 with 2").arg(llUs).arg(llTwiceUs)));
 }
 
 // Without --topology, the topology the document embeds is used; --topology overrides it.

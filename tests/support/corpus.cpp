@@ -17,6 +17,18 @@ QString corpusDir()
   return QDir(dir).absolutePath();
 }
 
+QString corpusProblem()
+{
+  const QString dir = qEnvironmentVariable("CSTUDIO_CORPUS_DIR");
+  if (dir.isEmpty())
+    return {};
+  if (!QDir(dir).exists())
+    return "CSTUDIO_CORPUS_DIR is set to " + dir + ", which is not a folder";
+  if (QDir(dir).entryList({"*.xml"}, QDir::Files).isEmpty())
+    return "CSTUDIO_CORPUS_DIR is set to " + dir + ", which holds no *.xml file";
+  return {};
+}
+
 QStringList corpusFiles()
 {
   const QString dir = corpusDir();

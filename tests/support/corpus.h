@@ -2,7 +2,8 @@
 
 // Access to the shared MSCCL XML corpus (../shared/corpus), read in place and never modified.
 // .ci/run points CSTUDIO_CORPUS_DIR at it; without that variable (a user's clone) corpus tests
-// skip with a message instead of failing.
+// skip with a message instead of failing. A variable that names no corpus (a missing folder, or
+// one without *.xml files) fails them: a broken CI setup must not pass as "skipped".
 
 #include "model/diagnostic.h"
 #include "model/program.h"
@@ -15,6 +16,8 @@ namespace cs::test {
 
 /// The corpus directory from CSTUDIO_CORPUS_DIR, or an empty string.
 QString corpusDir();
+/// Why CSTUDIO_CORPUS_DIR, when set, names no usable corpus; empty when it does or is unset.
+QString corpusProblem();
 /// Absolute paths of the corpus's *.xml files, sorted by name.
 QStringList corpusFiles();
 /// The full path of a corpus file by its name.
@@ -37,9 +40,11 @@ bool hasCode(const std::vector<Diagnostic>& diagnostics, const char* code,
 } // namespace cs::test
 
 /// Skips the current test (or the whole data-driven test from its _data function) without the
-/// corpus.
+/// corpus; fails it when CSTUDIO_CORPUS_DIR is set but names no corpus.
 #define CS_REQUIRE_CORPUS()                                                                        \
   do {                                                                                             \
+    if (const QString problem = cs::test::corpusProblem(); !problem.isEmpty())                     \
+      QFAIL(qPrintable(problem));                                                                  \
     if (cs::test::corpusDir().isEmpty())                                                           \
       QSKIP("CSTUDIO_CORPUS_DIR is not set; .ci/run points it at ../shared/corpus");               \
   } while (false)

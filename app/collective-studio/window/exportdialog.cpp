@@ -91,48 +91,8 @@ ExportDialog::ExportDialog(const Program& program, DialectId current, const QStr
   layout->addWidget(intro);
 
   m_choice = new QButtonGroup(this);
-  for (const DialectReport& report : m_reports) {
-    auto* row = new QFrame(this);
-    row->setFrameShape(QFrame::StyledPanel);
-    auto* grid = new QGridLayout(row);
-    const Dialect& rules = dialect(report.dialect);
-    auto* radio = new QRadioButton(capitalised(toQString(rules.title)), row);
-    QFont bold = radio->font();
-    bold.setBold(true);
-    radio->setFont(bold);
-    m_choice->addButton(radio, static_cast<int>(report.dialect));
-    grid->addWidget(radio, 0, 0);
-
-    auto* verdictIcon = new QLabel(row);
-    verdictIcon->setPixmap(drawnIcon(report.accepted ? WindowIcon::Ok : WindowIcon::Error)
-                               .pixmap(QSize(18, 18), devicePixelRatioF()));
-    auto* verdict = new QLabel(
-        report.accepted ? tr("loads this file")
-                        : tr("rejects this file (%1)")
-                              .arg(countText(static_cast<long long>(report.errors.size()),
-                                             tr("problem"), tr("problems"))),
-        row);
-    QPalette verdictPalette = verdict->palette();
-    verdictPalette.setColor(QPalette::WindowText, report.accepted ? okColor() : errorColor());
-    verdict->setPalette(verdictPalette);
-    auto* verdictBox = new QHBoxLayout;
-    verdictBox->addStretch(1);
-    verdictBox->addWidget(verdictIcon);
-    verdictBox->addWidget(verdict);
-    grid->addLayout(verdictBox, 0, 1);
-
-    const QString html = detailsHtml(report, palette());
-    if (!html.isEmpty()) {
-      auto* details = new QLabel(html, row);
-      details->setWordWrap(true);
-      details->setTextFormat(Qt::RichText);
-      details->setTextInteractionFlags(Qt::TextSelectableByMouse);
-      grid->addWidget(details, 1, 0, 1, 2);
-    }
-    grid->setColumnStretch(0, 1);
-    layout->addWidget(row);
-    connect(radio, &QRadioButton::toggled, this, &ExportDialog::updateButtons);
-  }
+  for (const DialectReport& report : m_reports)
+    layout->addWidget(buildDialectRow(report));
 
   auto* pathRow = new QHBoxLayout;
   pathRow->addWidget(new QLabel(tr("File:"), this));
@@ -150,22 +110,7 @@ ExportDialog::ExportDialog(const Program& program, DialectId current, const QStr
 
   m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
   m_buttons->button(QDialogButtonBox::Ok)->setText(tr("Export"));
-  connect(m_buttons, &QDialogButtonBox::accepted, this, [this] {
-    if (m_path->text().trimmed().isEmpty())
-      browse();
-    if (m_path->text().trimmed().isEmpty())
-      return;
-    const QString error = exportNow();
-    if (error.isEmpty()) {
-      accept();
-      return;
-    }
-    QPalette palette = m_result->palette();
-    palette.setColor(QPalette::WindowText, errorColor());
-    m_result->setPalette(palette);
-    m_result->setText(error);
-    m_result->setVisible(true);
-  });
+  connect(m_buttons, &QDialogButtonBox::accepted, this, &ExportDialog::exportClicked);
   connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
   layout->addWidget(m_buttons);
 
@@ -174,6 +119,68 @@ ExportDialog::ExportDialog(const Program& program, DialectId current, const QStr
   updateButtons();
   setMinimumWidth(700);
   adjustSize();
+}
+
+QFrame* ExportDialog::buildDialectRow(const DialectReport& report)
+{
+  auto* row = new QFrame(this);
+  row->setFrameShape(QFrame::StyledPanel);
+  auto* grid = new QGridLayout(row);
+  const Dialect& rules = dialect(report.dialect);
+  auto* radio = new QRadioButton(capitalised(toQString(rules.title)), row);
+  QFont bold = radio->font();
+  bold.setBold(true);
+  radio->setFont(bold);
+  m_choice->addButton(radio, static_cast<int>(report.dialect));
+  grid->addWidget(radio, 0, 0);
+
+  auto* verdictIcon = new QLabel(row);
+  verdictIcon->setPixmap(drawnIcon(report.accepted ? WindowIcon::Ok : WindowIcon::Error)
+                             .pixmap(QSize(18, 18), devicePixelRatioF()));
+  auto* verdict =
+      new QLabel(report.accepted ? tr("loads this file")
+                                 : tr("rejects this file (%1)")
+                                       .arg(countText(static_cast<long long>(report.errors.size()),
+                                                      tr("problem"), tr("problems"))),
+                 row);
+  QPalette verdictPalette = verdict->palette();
+  verdictPalette.setColor(QPalette::WindowText, report.accepted ? okColor() : errorColor());
+  verdict->setPalette(verdictPalette);
+  auto* verdictBox = new QHBoxLayout;
+  verdictBox->addStretch(1);
+  verdictBox->addWidget(verdictIcon);
+  verdictBox->addWidget(verdict);
+  grid->addLayout(verdictBox, 0, 1);
+
+  const QString html = detailsHtml(report, palette());
+  if (!html.isEmpty()) {
+    auto* details = new QLabel(html, row);
+    details->setWordWrap(true);
+    details->setTextFormat(Qt::RichText);
+    details->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    grid->addWidget(details, 1, 0, 1, 2);
+  }
+  grid->setColumnStretch(0, 1);
+  connect(radio, &QRadioButton::toggled, this, &ExportDialog::updateButtons);
+  return row;
+}
+
+void ExportDialog::exportClicked()
+{
+  if (m_path->text().trimmed().isEmpty())
+    browse();
+  if (m_path->text().trimmed().isEmpty())
+    return;
+  const QString error = exportNow();
+  if (error.isEmpty()) {
+    accept();
+    return;
+  }
+  QPalette palette = m_result->palette();
+  palette.setColor(QPalette::WindowText, errorColor());
+  m_result->setPalette(palette);
+  m_result->setText(error);
+  m_result->setVisible(true);
 }
 
 DialectId ExportDialog::selectedDialect() const

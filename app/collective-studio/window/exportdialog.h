@@ -15,6 +15,7 @@
 
 class QButtonGroup;
 class QDialogButtonBox;
+class QFrame;
 class QLabel;
 class QLineEdit;
 
@@ -45,6 +46,10 @@ public:
   QString exportNow();
 
 private:
+  /// One runtime's choice: its radio button, verdict and problems.
+  QFrame* buildDialectRow(const DialectReport& report);
+  /// Export (asking for a path first when there is none); on failure the error stays shown.
+  void exportClicked();
   void browse();
   void updateButtons();
 
