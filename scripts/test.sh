@@ -6,7 +6,8 @@
 #   3. the function length limit (clang-tidy's readability-function-size, .clang-tidy);
 #   4. the same unit tests (the editor's included) built with AddressSanitizer and
 #      UndefinedBehaviorSanitizer;
-#   5. the libFuzzer target for the reader and the checker, for a bounded time.
+#   5. the libFuzzer targets (the XML reader and the checker; the trace reader and the replay
+#      index), each for a bounded time.
 # Corpus tests read ../shared/corpus in place when CSTUDIO_CORPUS_DIR points at it (.ci/run
 # sets it and fails without the corpus); without it they skip with a message, and with it set to a
 # folder that holds no corpus they fail.
@@ -56,39 +57,53 @@ if [ "${CSTUDIO_SKIP_SANITIZERS:-0}" != 1 ]; then
     ctest --test-dir build-asan --output-on-failure -j "$jobs"
 fi
 
+# Runs libFuzzer target $1 on the seeds in $2 for CSTUDIO_FUZZ_SECONDS. A crash, a leak or a hang
+# fails the run; the input that caused it is printed so it can be turned into a unit test.
+fuzz() {
+  findings=$(mktemp -d)
+  if build-fuzz/tests/fuzz/"$1" -max_total_time="${CSTUDIO_FUZZ_SECONDS:-60}" \
+      -max_len=16384 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+      -artifact_prefix="$findings/" "$2" >"$findings/log.txt" 2>&1; then
+    tail -n 8 "$findings/log.txt"
+    rm -rf "$findings"
+    return 0
+  fi
+  tail -n 60 "$findings/log.txt"
+  for input in "$findings"/crash-* "$findings"/leak-* "$findings"/timeout-* "$findings"/oom-*; do
+    [ -f "$input" ] || continue
+    echo "== input that failed: $input (base64)"
+    base64 "$input"
+  done
+  echo "fuzzing $1 found a failure" >&2
+  exit 1
+}
+
 if [ "${CSTUDIO_SKIP_FUZZ:-0}" != 1 ]; then
-  step "fuzzing the reader and the checker (${CSTUDIO_FUZZ_SECONDS:-60} s)"
+  step "fuzzing the reader and the checker, and the trace reader and replay (${CSTUDIO_FUZZ_SECONDS:-60} s each)"
   CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCSTUDIO_WERROR=$werror -DCSTUDIO_FUZZ=ON -DCSTUDIO_BUILD_TESTS=OFF -DCSTUDIO_BUILD_GUI=OFF \
     -DCSTUDIO_SANITIZE=address,undefined >/dev/null
-  cmake --build build-fuzz -j "$jobs" --target fuzz_reader_checker
+  cmake --build build-fuzz -j "$jobs" --target fuzz_reader_checker fuzz_trace_replay
   seeds=$(mktemp -d)
-  findings=$(mktemp -d)
-  trap 'rm -rf "$seeds" "$findings"' EXIT
+  traces=$(mktemp -d)
+  trap 'rm -rf "$seeds" "$traces"' EXIT
+  cstudio=build/app/cstudio/cstudio
   for n in 2 3 5; do
-    build/app/cstudio/cstudio generate ring-allreduce --ranks $n --channels 2 \
-      -o "$seeds/ring$n.xml" >/dev/null
+    $cstudio generate ring-allreduce --ranks $n --channels 2 -o "$seeds/ring$n.xml" >/dev/null
+    # Traces of the ring the fuzz target replays against: simulated and measured on the CPU.
+    $cstudio generate ring-allreduce --ranks $n -o "$traces/ring$n.xml" >/dev/null
+    $cstudio simulate "$traces/ring$n.xml" --topology ring-$n --bytes 64K \
+      --trace "$traces/sim$n.json" >/dev/null
+    $cstudio run "$traces/ring$n.xml" --backend cpu --bytes 4K --trace "$traces/cpu$n.json" \
+      >/dev/null
+    rm "$traces/ring$n.xml"
   done
   if [ -n "${CSTUDIO_CORPUS_DIR:-}" ] && [ -d "$CSTUDIO_CORPUS_DIR" ]; then
     # Small corpus files make good seeds; copies stay in a temporary folder.
     find "$CSTUDIO_CORPUS_DIR" -name '*.xml' -size -20k -exec cp {} "$seeds" \;
   fi
-  # A crash, a leak or a hang fails the run; the input that caused it is printed so it can be
-  # turned into a unit test.
-  if build-fuzz/tests/fuzz/fuzz_reader_checker -max_total_time="${CSTUDIO_FUZZ_SECONDS:-60}" \
-      -max_len=16384 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-      -artifact_prefix="$findings/" "$seeds" >"$findings/log.txt" 2>&1; then
-    tail -n 8 "$findings/log.txt"
-  else
-    tail -n 60 "$findings/log.txt"
-    for input in "$findings"/crash-* "$findings"/leak-* "$findings"/timeout-* "$findings"/oom-*; do
-      [ -f "$input" ] || continue
-      echo "== input that failed: $input (base64)"
-      base64 "$input"
-    done
-    echo "fuzzing found a failure" >&2
-    exit 1
-  fi
+  fuzz fuzz_reader_checker "$seeds"
+  fuzz fuzz_trace_replay "$traces"
 fi
 
 step "all tests passed"
