@@ -6,9 +6,10 @@
 // unit of the same rank (sideways). The ranks, lowest first:
 //
 //    0  engine/model                    the floor: includes nothing else of the engine
-//    1  engine/io, check, compile, catalogue, sim, replay, and engine/exec itself (the Executor
+//    1  engine/io, check, compile, catalogue, sim, and engine/exec itself (the Executor
 //       interface and what every backend polls with)
-//    2  engine/analysis (check + compile + model), engine/exec/plan (what every backend shares)
+//    2  engine/analysis (check + compile + model), engine/replay (a recorded run executed with
+//       the checker's symbolic values), engine/exec/plan (what every backend shares)
 //    3  engine/exec/cpu, gpu, cuda, nccl (the executors: never each other)
 //    4  engine/exec/backends.cpp (the registry: the one file that names every executor)
 //   10  storage
