@@ -8,13 +8,16 @@
 // diagnostics, a hang as the list of blocked positions the watchdog saw.
 //
 // Where to start when changing it: the options and result structs below are what `cstudio run`,
-// `cstudio bench --backend` and the tests read; engine/exec/cpu/cpuexecutor.cpp shows the flow.
+// `cstudio bench --backend` and the tests read; engine/exec/plan/runloop.h is the run loop every
+// backend shares.
 
 #include "../model/buffergeometry.h"
 #include "../model/program.h"
 #include "../model/trace.h"
 #include "model/diagnostic.h"
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -70,6 +73,9 @@ struct ExecOptions {
   /// of every slice (one block cannot move data at the speed of the GPU's memory). Absent: as
   /// many as keep every SM busy while all blocks stay resident.
   std::optional<int> blocksPerThreadblock;
+  /// Fill ExecResult::buffers with every rank's memory after the last run (to compare backends
+  /// element by element where no postcondition is known, or to show the buffers).
+  bool keepBuffers = false;
 };
 
 /// The slice the runtime's slicing loop uses per protocol (msccl-format.md §4.2): Simple moves
@@ -139,6 +145,9 @@ struct ExecResult {
   /// (the NCCL executor's ncclAllReduce, …): its name and µs per timed iteration; empty otherwise.
   std::string libraryCall;
   std::vector<double> libraryUs;
+  /// With ExecOptions::keepBuffers, after a run that ended: per rank, the allocations behind i, o
+  /// and s after in-place aliasing (Buffer order; empty where unused), as the last run left them.
+  std::vector<std::array<std::vector<std::byte>, kBufferCount>> buffers;
 
   /// Mean of iterationUs, 0 when empty.
   double meanUs() const;

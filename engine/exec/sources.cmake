@@ -13,23 +13,32 @@ list(APPEND cs_engine_area_sources
   exec/plan/hostdevice.h
   exec/plan/elementops.h
   exec/plan/kernelselect.h
+  exec/plan/runloop.h exec/plan/runloop.cpp
+  exec/plan/callcheck.h exec/plan/callcheck.cpp
   # The CPU reference executor.
   exec/cpu/cpuexecutor.h exec/cpu/cpuexecutor.cpp
-  exec/cpu/runstate.h exec/cpu/runstate.cpp
-  exec/cpu/waiting.h
-  exec/cpu/connection.h exec/cpu/connection.cpp
-  exec/cpu/interpreter.h exec/cpu/interpreter.cpp
-  exec/cpu/kernels.h exec/cpu/kernels.cpp
-  exec/cpu/watchdog.h exec/cpu/watchdog.cpp
-  # The GPU executor's block program and interpreter, shared by the CUDA kernel and the host
-  # emulation that tests it (plain C++; the CUDA parts live in exec/cuda).
-  exec/gpu/lowlatency.h
-  exec/gpu/blockprogram.h
-  exec/gpu/blockinterpreter.h
-  exec/gpu/blocklayout.h exec/gpu/blocklayout.cpp
-  exec/gpu/blockexecutor.h exec/gpu/blockexecutor.cpp
-  exec/gpu/hostplatform.h
+  exec/cpu/runstate_p.h exec/cpu/runstate.cpp
+  exec/cpu/waiting_p.h
+  exec/cpu/connection_p.h exec/cpu/connection.cpp
+  exec/cpu/interpreter_p.h exec/cpu/interpreter.cpp
+  exec/cpu/kernels_p.h exec/cpu/kernels.cpp
+  exec/cpu/watchdog_p.h exec/cpu/watchdog.cpp
+  # The GPU block program, its interpreter and the block executors' run flow, shared by the
+  # CUDA executor (exec/cuda) and its host emulation (exec/gpu); plain C++.
+  exec/block/lowlatency.h
+  exec/block/blockprogram.h
+  exec/block/blockinterpreter.h
+  exec/block/blocklayout.h exec/block/blocklayout.cpp
+  exec/block/blockexecutor.h exec/block/blockexecutor.cpp
+  # The host emulation of the block program (the CUDA executor's logic on host threads).
+  exec/gpu/hostplatform_p.h
   exec/gpu/emulatedexecutor.h exec/gpu/emulatedexecutor.cpp
+  # The NCCL executor's round scheduler and device assignment: plain C++, so they are built and
+  # tested on every machine and under the sanitizers (the rest of exec/nccl needs CUDA and NCCL).
+  exec/nccl/ncclrounds_p.h exec/nccl/ncclrounds.cpp
+  exec/nccl/phasegraph_p.h
+  exec/nccl/roundassembly_p.h exec/nccl/roundassembly.cpp
+  exec/nccl/rankdevices_p.h exec/nccl/rankdevices.cpp
 )
 # The CPU executor runs one thread per (rank, threadblock).
 find_package(Threads REQUIRED)

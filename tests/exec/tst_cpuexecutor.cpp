@@ -229,7 +229,13 @@ private slots:
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     QCOMPARE(execStatusName(result.status), std::string_view("hung"));
-    QVERIFY2(seconds < 2 * options.timeoutSeconds, std::to_string(seconds).c_str());
+    // The report below is the assertion; the time only shows the watchdog fired rather than
+    // the run ending some other way, with a margin for sanitizers on a loaded 2-core machine.
+    QVERIFY2(seconds < options.timeoutSeconds + 10, std::to_string(seconds).c_str());
+    QCOMPARE(result.diagnostics.front().message,
+             "no progress for 0.5 s: 4 threadblocks are blocked; the watchdog stopped the run "
+             "(first: " +
+                 describe(result.blocked.front()) + ")");
     QCOMPARE(result.blocked.size(), std::size_t(ranks));
     std::set<std::tuple<int, int, int, int, int>> blocked;
     for (const BlockedPosition& p : result.blocked) {

@@ -7,10 +7,10 @@
 // layout itself.
 
 #include "catalogue/ringallreduce.h"
+#include "exec/block/blocklayout.h"
 #include "exec/corpusmatrix.h"
 #include "exec/execprograms.h"
 #include "exec/executor.h"
-#include "exec/gpu/blocklayout.h"
 
 #if CS_GPU_TEST_ON_CUDA
 #include "exec/cuda/cudaexecutor.h"
@@ -217,9 +217,20 @@ private slots:
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     QCOMPARE(execStatusName(gpu.status), std::string_view("hung"));
-    QVERIFY2(seconds < 2 * options.timeoutSeconds + 0.5, qPrintable(QString::number(seconds)));
+    // What the watchdog reports is the assertion; the time only has to show that it fired at
+    // all. On a GPU it must fire within twice its timeout (issue 21); host threads under a
+    // sanitizer on a loaded 2-core machine get a generous margin instead.
+#if CS_GPU_TEST_ON_CUDA
+    const double bound = 2 * options.timeoutSeconds + 0.5;
+#else
+    const double bound = options.timeoutSeconds + 10;
+#endif
+    QVERIFY2(seconds < bound, qPrintable(QString::number(seconds)));
     QVERIFY(!gpu.blocked.empty());
     QCOMPARE(gpu.diagnostics.front().code, std::string("exec.hang"));
+    QVERIFY2(gpu.diagnostics.front().message.starts_with("no progress for 0.5 s: "),
+             gpu.diagnostics.front().message.c_str());
+    QCOMPARE(gpu.diagnostics.front().related.size(), gpu.blocked.size());
     const ExecResult cpu = makeExecutor("cpu")->run(program, options);
     QCOMPARE(execStatusName(cpu.status), std::string_view("hung"));
     QCOMPARE(positionsOf(gpu), positionsOf(cpu));

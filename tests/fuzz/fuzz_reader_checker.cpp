@@ -11,7 +11,7 @@
 #include "check/schedulecheck.h"
 #include "compile/lift.h"
 #include "compile/lower.h"
-#include "exec/gpu/blocklayout.h"
+#include "exec/block/blocklayout.h"
 #include "exec/plan/runplan.h"
 #include "io/mscclxmlreader.h"
 #include "io/mscclxmlwriter.h"

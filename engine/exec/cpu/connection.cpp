@@ -1,4 +1,4 @@
-#include "connection.h"
+#include "connection_p.h"
 
 namespace cs::cpu {
 

@@ -1,11 +1,11 @@
 #include "cpuexecutor.h"
 
 #include "exec/plan/reference.h"
-#include "interpreter.h"
-#include "watchdog.h"
+#include "exec/plan/runloop.h"
+#include "interpreter_p.h"
+#include "watchdog_p.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <cstring>
 #include <new>
 #include <system_error>
@@ -36,7 +36,7 @@ Snapshot takeSnapshot(const Program& program, const RunState& state)
   return snapshot;
 }
 
-void restore(const Snapshot& snapshot, RunState& state)
+void restoreSnapshot(const Snapshot& snapshot, RunState& state)
 {
   for (std::size_t r = 0; r < state.memory.size(); ++r) {
     for (std::size_t m = 0; m < kBufferCount; ++m) {
@@ -49,12 +49,10 @@ void restore(const Snapshot& snapshot, RunState& state)
   }
 }
 
-enum class RunOutcome { Finished, Hung, Failed };
-
 /// One launch of the collective: starts every worker behind a gate, opens it, lets the watchdog
 /// wait, joins. Thread start-up is outside the measured time, like a kernel launch that is
 /// already queued.
-RunOutcome launch(RunState& state, cpu::Watchdog& watchdog, Diagnostics& out)
+plan::LaunchOutcome launchThreads(RunState& state, cpu::Watchdog& watchdog, Diagnostics& out)
 {
   const int threads = static_cast<int>(state.plan.threadblocks.size());
   state.reset();
@@ -94,7 +92,7 @@ RunOutcome launch(RunState& state, cpu::Watchdog& watchdog, Diagnostics& out)
     cpu::poison(gate);
     for (std::thread& worker : workers)
       worker.join();
-    return RunOutcome::Failed;
+    return plan::LaunchOutcome::Failed;
   }
   state.start = Clock::now();
   cpu::advance(gate, 1);
@@ -105,43 +103,22 @@ RunOutcome launch(RunState& state, cpu::Watchdog& watchdog, Diagnostics& out)
     worker.join();
   if (!state.errors.empty()) {
     out.append(state.errors);
-    return RunOutcome::Failed;
+    return plan::LaunchOutcome::Failed;
   }
-  return finished ? RunOutcome::Finished : RunOutcome::Hung;
+  return finished ? plan::LaunchOutcome::Finished : plan::LaunchOutcome::Hung;
 }
 
-std::string formatSeconds(double seconds)
+std::vector<BlockedPosition> blockedPositions(const RunState& state)
 {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", seconds);
-  return text;
-}
-
-void reportHang(const RunState& state, double timeoutSeconds, ExecResult& result, Diagnostics& out)
-{
-  std::vector<Location> related;
+  std::vector<BlockedPosition> blocked;
   for (const cpu::ThreadStatus& status : state.status) {
-    if (status.finished || !status.waiting)
-      continue;
-    result.blocked.push_back(status.wait);
-    Location location;
-    location.rank = status.wait.rank;
-    location.tb = status.wait.tb;
-    location.step = status.wait.step;
-    related.push_back(location);
+    if (!status.finished && status.waiting)
+      blocked.push_back(status.wait);
   }
-  Diagnostic& hang = out.error(
-      "exec.hang",
-      "no progress for " + formatSeconds(timeoutSeconds) +
-          " s: " + std::to_string(result.blocked.size()) +
-          " threadblocks are blocked; the watchdog stopped the run" +
-          (result.blocked.empty() ? "" : " (first: " + describe(result.blocked.front()) + ")"),
-      related.empty() ? Location{} : related.front());
-  hang.related = std::move(related);
-  result.status = ExecStatus::Hung;
+  return blocked;
 }
 
-Trace collectTrace(const RunState& state, const ExecOptions& options)
+Trace collectTrace(const RunState& state)
 {
   Trace trace;
   trace.source = "cpu";
@@ -149,7 +126,6 @@ Trace collectTrace(const RunState& state, const ExecOptions& options)
                  " threads on " +
                  std::to_string(std::max(1u, std::thread::hardware_concurrency())) + " cores";
   trace.ranks = state.plan.ranks;
-  trace.bytes = options.bytes;
   for (const cpu::ThreadStatus& status : state.status) {
     trace.events.insert(trace.events.end(), status.events.begin(), status.events.end());
     for (const TraceEvent& event : status.events)
@@ -157,6 +133,52 @@ Trace collectTrace(const RunState& state, const ExecOptions& options)
   }
   return trace;
 }
+
+/// The CPU executor's hooks for the shared run loop: restore from the snapshot, launch the
+/// threads under the watchdog, time them from the gate's opening to the last thread's end.
+class CpuRun final : public plan::RunBackend
+{
+public:
+  CpuRun(const Program& program, const ExecOptions& options, RunState& state)
+      : m_options(options), m_state(state), m_snapshot(takeSnapshot(program, state)),
+        m_watchdog(state.progress, options.timeoutSeconds)
+  {
+  }
+
+  bool restore(Diagnostics& /*out*/) override
+  {
+    restoreSnapshot(m_snapshot, m_state);
+    return true;
+  }
+  plan::LaunchOutcome launch(bool trace, Diagnostics& out) override
+  {
+    m_state.trace = trace;
+    return launchThreads(m_state, m_watchdog, out);
+  }
+  std::optional<double> elapsedUs(Diagnostics& /*out*/) override
+  {
+    Clock::time_point end = m_state.start;
+    for (const cpu::ThreadStatus& status : m_state.status)
+      end = std::max(end, status.end);
+    return std::chrono::duration<double, std::micro>(end - m_state.start).count();
+  }
+  void reportHang(ExecResult& result, Diagnostics& out) override
+  {
+    std::vector<BlockedPosition> blocked = blockedPositions(m_state);
+    const std::size_t count = blocked.size();
+    plan::reportHang(plan::watchdogMessage(m_options.timeoutSeconds, count), std::move(blocked),
+                     result, out);
+  }
+  bool collect(bool /*trace*/, Diagnostics& /*out*/) override { return true; }
+  plan::HostMemory& results() override { return m_state; }
+  Trace trace() override { return collectTrace(m_state); }
+
+private:
+  const ExecOptions& m_options;
+  RunState& m_state;
+  const Snapshot m_snapshot;
+  cpu::Watchdog m_watchdog;
+};
 
 } // namespace
 
@@ -166,15 +188,8 @@ ExecResult CpuExecutor::run(const Program& program, const ExecOptions& options)
   try {
     return runChecked(program, options);
   } catch (const std::bad_alloc&) {
-    ExecResult result;
-    result.diagnostics.push_back({Severity::Error,
-                                  "exec.memory",
-                                  "not enough memory for " + std::to_string(options.bytes) +
-                                      " bytes on each of " + std::to_string(program.ngpus) +
-                                      " ranks (buffers, scratch and connections)",
-                                  {},
-                                  {}});
-    return result;
+    return plan::memoryFailure("memory", options.bytes, program.ngpus,
+                               "buffers, scratch and connections");
   }
 }
 
@@ -199,42 +214,8 @@ ExecResult CpuExecutor::runChecked(const Program& program, const ExecOptions& op
   state.flags = std::make_unique<cpu::Counter[]>(threads);
   state.status.resize(threads);
   plan::initialiseMemory(program, options.dtype, options.op, state);
-  const Snapshot snapshot = takeSnapshot(program, state);
-
-  cpu::Watchdog watchdog(state.progress, options.timeoutSeconds);
-  const int total = options.warmup + options.iterations;
-  for (int iteration = 0; iteration < total; ++iteration) {
-    if (iteration > 0)
-      restore(snapshot, state);
-    // Only the verified last run is traced, so the trace shows the data that was checked.
-    state.trace = options.trace && iteration == total - 1;
-    const RunOutcome outcome = launch(state, watchdog, out);
-    if (outcome == RunOutcome::Failed) {
-      result.diagnostics = out.take();
-      return result;
-    }
-    if (outcome == RunOutcome::Hung) {
-      reportHang(state, options.timeoutSeconds, result, out);
-      result.diagnostics = out.take();
-      return result;
-    }
-    if (iteration >= options.warmup) {
-      Clock::time_point end = state.start;
-      for (const cpu::ThreadStatus& status : state.status)
-        end = std::max(end, status.end);
-      result.iterationUs.push_back(
-          std::chrono::duration<double, std::micro>(end - state.start).count());
-    }
-  }
-
-  plan::Verification verification = plan::verifyResult(program, options, state);
-  result.status = verification.status;
-  result.wrong = verification.wrong;
-  result.checked = verification.checked;
-  result.firstWrong = verification.firstWrong;
-  result.verification = std::move(verification.note);
-  if (options.trace)
-    result.trace = collectTrace(state, options);
+  CpuRun run(program, options, state);
+  plan::runIterations(program, options, run, result, out);
   result.diagnostics = out.take();
   return result;
 }

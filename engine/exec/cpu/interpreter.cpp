@@ -1,4 +1,4 @@
-#include "interpreter.h"
+#include "interpreter_p.h"
 
 #include <cstring>
 

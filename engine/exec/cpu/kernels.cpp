@@ -1,4 +1,4 @@
-#include "kernels.h"
+#include "kernels_p.h"
 
 #include "exec/plan/elementtypes.h"
 

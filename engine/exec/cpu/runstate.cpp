@@ -1,4 +1,4 @@
-#include "runstate.h"
+#include "runstate_p.h"
 
 namespace cs::cpu {
 

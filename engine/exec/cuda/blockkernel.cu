@@ -1,7 +1,7 @@
-#include "blockkernel.h"
+#include "blockkernel_p.h"
 
-#include "deviceplatform.cuh"
-#include "exec/gpu/blockinterpreter.h"
+#include "deviceplatform_p.cuh"
+#include "exec/block/blockinterpreter.h"
 #include "exec/plan/elementtypes.h"
 #include "exec/plan/kernelselect.h"
 

@@ -2,11 +2,12 @@
 # engine/CMakeLists.txt when nvcc was found; paths are relative to engine/.
 add_library(cs_exec_cuda STATIC
   exec/cuda/cudaexecutor.h exec/cuda/cudaexecutor.cpp
-  exec/cuda/cudacheck.h exec/cuda/cudacheck.cpp
-  exec/cuda/devicebuffers.h exec/cuda/devicebuffers.cpp
-  exec/cuda/watchchannel.h exec/cuda/watchchannel.cpp
-  exec/cuda/blockkernel.h exec/cuda/blockkernel.cu
-  exec/cuda/deviceplatform.cuh
+  exec/cuda/cudarun_p.h exec/cuda/cudaprepare.cpp
+  exec/cuda/devicebuffers_p.h exec/cuda/devicebuffers.cpp
+  exec/cuda/watchchannel_p.h exec/cuda/watchchannel.cpp
+  exec/cuda/blockkernel_p.h exec/cuda/blockkernel.cu
+  exec/cudart/cudastatus.h
+  exec/cuda/deviceplatform_p.cuh
 )
 target_link_libraries(cs_exec_cuda PUBLIC cs::engine PRIVATE CUDA::cudart)
 # The interpreter calls model/program.h's constexpr opTraits() from device code.

@@ -1,6 +1,6 @@
-#include "devicebuffers.h"
+#include "devicebuffers_p.h"
 
-#include "cudacheck.h"
+#include "exec/cudart/cudastatus.h"
 
 #include <utility>
 
@@ -31,8 +31,8 @@ DeviceBuffer::~DeviceBuffer()
 void DeviceBuffer::reset()
 {
   if (m_data) {
-    cudaSetDevice(m_device);
-    cudaFree(m_data);
+    CS_CHECK_RECORD(cudaSetDevice(m_device), plan::onDevice(m_device));
+    CS_CHECK_RECORD(cudaFree(m_data), plan::onDevice(m_device));
   }
   m_data = nullptr;
   m_size = 0;
@@ -45,11 +45,11 @@ bool DeviceBuffer::allocate(int device, std::size_t bytes, const std::string& wh
   m_device = device;
   if (bytes == 0)
     return true;
-  if (!check(cudaSetDevice(device), "cudaSetDevice", device, out))
+  if (!CS_CHECK(cudaSetDevice(device), plan::onDevice(device), out))
     return false;
   void* data = nullptr;
-  if (!check(cudaMalloc(&data, bytes),
-             "cudaMalloc of " + std::to_string(bytes) + " bytes for " + what, device, out))
+  const std::string site = std::to_string(bytes) + " bytes of " + what;
+  if (!CS_CHECK(cudaMalloc(&data, bytes), plan::onDevice(device, site), out))
     return false;
   m_data = static_cast<std::byte*>(data);
   m_size = bytes;
@@ -64,7 +64,7 @@ MappedHostBuffer::~MappedHostBuffer()
 void MappedHostBuffer::reset()
 {
   if (m_host)
-    cudaFreeHost(m_host);
+    CS_CHECK_RECORD(cudaFreeHost(m_host), plan::CallSite{});
   m_host = nullptr;
   m_device = nullptr;
 }
@@ -73,13 +73,13 @@ bool MappedHostBuffer::allocate(std::size_t bytes, const std::string& what, Diag
 {
   reset();
   void* host = nullptr;
-  if (!check(cudaHostAlloc(&host, bytes, cudaHostAllocMapped | cudaHostAllocPortable),
-             "cudaHostAlloc of " + std::to_string(bytes) + " bytes for " + what, -1, out))
+  const std::string site = std::to_string(bytes) + " bytes of " + what;
+  if (!CS_CHECK(cudaHostAlloc(&host, bytes, cudaHostAllocMapped | cudaHostAllocPortable),
+                plan::onDevice(-1, site), out))
     return false;
   m_host = static_cast<std::byte*>(host);
   void* device = nullptr;
-  if (!check(cudaHostGetDevicePointer(&device, host, 0), "cudaHostGetDevicePointer for " + what, -1,
-             out))
+  if (!CS_CHECK(cudaHostGetDevicePointer(&device, host, 0), plan::onDevice(-1, what), out))
     return false;
   m_device = static_cast<std::byte*>(device);
   return true;
@@ -97,23 +97,24 @@ DeviceQueue::~DeviceQueue()
 {
   if (m_device < 0)
     return;
-  cudaSetDevice(m_device);
+  const plan::CallSite site = plan::onDevice(m_device);
+  CS_CHECK_RECORD(cudaSetDevice(m_device), site);
   if (m_started)
-    cudaEventDestroy(m_started);
+    CS_CHECK_RECORD(cudaEventDestroy(m_started), site);
   if (m_stopped)
-    cudaEventDestroy(m_stopped);
+    CS_CHECK_RECORD(cudaEventDestroy(m_stopped), site);
   if (m_stream)
-    cudaStreamDestroy(m_stream);
+    CS_CHECK_RECORD(cudaStreamDestroy(m_stream), site);
 }
 
 bool DeviceQueue::create(int device, Diagnostics& out)
 {
   m_device = device;
-  return check(cudaSetDevice(device), "cudaSetDevice", device, out) &&
-         check(cudaStreamCreateWithFlags(&m_stream, cudaStreamNonBlocking), "cudaStreamCreate",
-               device, out) &&
-         check(cudaEventCreate(&m_started), "cudaEventCreate", device, out) &&
-         check(cudaEventCreate(&m_stopped), "cudaEventCreate", device, out);
+  const plan::CallSite site = plan::onDevice(device);
+  return CS_CHECK(cudaSetDevice(device), site, out) &&
+         CS_CHECK(cudaStreamCreateWithFlags(&m_stream, cudaStreamNonBlocking), site, out) &&
+         CS_CHECK(cudaEventCreate(&m_started), site, out) &&
+         CS_CHECK(cudaEventCreate(&m_stopped), site, out);
 }
 
 } // namespace cs::cuda

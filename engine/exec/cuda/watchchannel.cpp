@@ -1,7 +1,7 @@
-#include "watchchannel.h"
+#include "watchchannel_p.h"
 
-#include "blockkernel.h"
-#include "cudacheck.h"
+#include "blockkernel_p.h"
+#include "exec/cudart/cudastatus.h"
 
 #include <atomic>
 #include <cstring>
@@ -25,9 +25,9 @@ bool WatchChannel::allocate(int device, std::size_t runners, Diagnostics& out)
   const std::size_t bytes = (m_statusBytes + kLine - 1) / kLine * kLine + kLine;
   return m_device.allocate(device, bytes, "block statuses", out) &&
          m_mirror.allocate(bytes, "block statuses (host copy)", out) &&
-         check(cudaSetDevice(device), "cudaSetDevice", device, out) &&
-         check(cudaStreamCreateWithFlags(&m_stream, cudaStreamNonBlocking),
-               "cudaStreamCreate for the watchdog", device, out);
+         CS_CHECK(cudaSetDevice(device), plan::onDevice(device), out) &&
+         CS_CHECK(cudaStreamCreateWithFlags(&m_stream, cudaStreamNonBlocking),
+                  plan::onDevice(device, "the watchdog"), out);
 }
 
 gpu::BlockStatus* WatchChannel::deviceStatuses() const
@@ -43,17 +43,21 @@ std::uint32_t* WatchChannel::deviceAbort() const
 bool WatchChannel::clear(cudaStream_t stream, Diagnostics& out)
 {
   std::memset(m_mirror.host(), 0, m_statusBytes);
-  cudaSetDevice(m_device.device());
-  return check(cudaMemsetAsync(m_device.data(), 0, m_device.size(), stream),
-               "cudaMemsetAsync of the block statuses", m_device.device(), out);
+  const plan::CallSite site = plan::onDevice(m_device.device(), "the block statuses");
+  return CS_CHECK(cudaSetDevice(m_device.device()), site, out) &&
+         CS_CHECK(cudaMemsetAsync(m_device.data(), 0, m_device.size(), stream), site, out);
 }
 
 const gpu::BlockStatus* WatchChannel::read()
 {
-  cudaSetDevice(m_device.device());
-  if (cudaMemcpyAsync(m_mirror.host(), m_device.data(), m_statusBytes, cudaMemcpyDeviceToHost,
-                      m_stream) == cudaSuccess)
-    cudaStreamSynchronize(m_stream);
+  // The watchdog polls this while the run goes on: a failed copy leaves the last statuses, and
+  // is recorded for the run (the kernel's own failure ends it through finished()).
+  const plan::CallSite site = plan::onDevice(m_device.device(), "the block statuses");
+  if (CS_CHECK_RECORD(cudaSetDevice(m_device.device()), site) &&
+      CS_CHECK_RECORD(cudaMemcpyAsync(m_mirror.host(), m_device.data(), m_statusBytes,
+                                      cudaMemcpyDeviceToHost, m_stream),
+                      site))
+    CS_CHECK_RECORD(cudaStreamSynchronize(m_stream), site);
   return reinterpret_cast<const gpu::BlockStatus*>(m_mirror.host());
 }
 
@@ -63,10 +67,12 @@ void WatchChannel::raiseAbort()
     return;
   const std::size_t at = m_device.size() - kLine;
   hostWord(m_mirror, at).store(1, std::memory_order_relaxed);
-  cudaSetDevice(m_device.device());
-  if (cudaMemcpyAsync(deviceAbort(), m_mirror.host() + at, sizeof(std::uint32_t),
-                      cudaMemcpyHostToDevice, m_stream) == cudaSuccess)
-    cudaStreamSynchronize(m_stream);
+  const plan::CallSite site = plan::onDevice(m_device.device(), "the abort flag");
+  if (CS_CHECK_RECORD(cudaSetDevice(m_device.device()), site) &&
+      CS_CHECK_RECORD(cudaMemcpyAsync(deviceAbort(), m_mirror.host() + at, sizeof(std::uint32_t),
+                                      cudaMemcpyHostToDevice, m_stream),
+                      site))
+    CS_CHECK_RECORD(cudaStreamSynchronize(m_stream), site);
 }
 
 void WatchChannel::abandon()
@@ -79,8 +85,9 @@ void WatchChannel::abandon()
 void WatchChannel::reset()
 {
   if (m_stream) {
-    cudaSetDevice(m_device.device());
-    cudaStreamDestroy(m_stream);
+    const plan::CallSite site = plan::onDevice(m_device.device(), "the watchdog");
+    CS_CHECK_RECORD(cudaSetDevice(m_device.device()), site);
+    CS_CHECK_RECORD(cudaStreamDestroy(m_stream), site);
   }
   m_stream = nullptr;
   m_device = {};
@@ -96,9 +103,9 @@ bool LaunchGate::hold(cudaStream_t stream, int device, Diagnostics& out)
 {
   hostWord(m_word).store(0, std::memory_order_release);
   m_closed = true;
-  cudaSetDevice(device);
-  return check(launchGateKernel(reinterpret_cast<const std::uint32_t*>(m_word.device()), stream),
-               "launching the launch gate", device, out);
+  return CS_CHECK(cudaSetDevice(device), plan::onDevice(device), out) &&
+         CS_CHECK(launchGateKernel(reinterpret_cast<const std::uint32_t*>(m_word.device()), stream),
+                  plan::onDevice(device, "the launch gate"), out);
 }
 
 void LaunchGate::open()

@@ -1,9 +1,9 @@
 #include "emulatedexecutor.h"
 
-#include "blockinterpreter.h"
+#include "exec/block/blockinterpreter.h"
 #include "exec/plan/elementtypes.h"
 #include "exec/plan/reference.h"
-#include "hostplatform.h"
+#include "hostplatform_p.h"
 
 #include <algorithm>
 #include <chrono>
@@ -207,7 +207,7 @@ const BlockStatus* EmulatedGpuExecutor::statuses()
   return m_state->status.data();
 }
 
-double EmulatedGpuExecutor::elapsedUs()
+std::optional<double> EmulatedGpuExecutor::elapsedUs(Diagnostics& /*out*/)
 {
   const State& s = *m_state;
   auto end = s.started;

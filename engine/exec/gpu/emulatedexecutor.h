@@ -6,7 +6,7 @@
 // layout, pulled and staged messages, counters, flags, watchdog, trace and error reports — is
 // tested on every machine, GPU or not.
 
-#include "blockexecutor.h"
+#include "exec/block/blockexecutor.h"
 
 #include <atomic>
 #include <memory>
@@ -33,7 +33,7 @@ private:
   bool launchSucceeded(Diagnostics& /*out*/) override { return true; }
   void abort() override;
   const BlockStatus* statuses() override;
-  double elapsedUs() override;
+  std::optional<double> elapsedUs(Diagnostics& out) override;
   bool download(plan::HostMemory& mirror, std::vector<std::uint64_t>* trace,
                 Diagnostics& out) override;
   std::string traceSource() const override { return "cuda-emulated"; }

@@ -1,4 +1,4 @@
-#include "librarycollective.h"
+#include "librarycollective_p.h"
 
 #include <algorithm>
 

@@ -1,33 +1,29 @@
 #include "ncclexecutor.h"
 
 #include "exec/plan/reference.h"
+#include "exec/plan/runloop.h"
 #include "model/collectivespec.h"
-#include "ncclrounds.h"
-#include "ncclsession.h"
-#include "rankdevices.h"
+#include "ncclrounds_p.h"
+#include "ncclsession_p.h"
+#include "ncclstatus_p.h"
+#include "rankdevices_p.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <new>
 
 namespace cs {
 
 namespace {
 
-std::string formatSeconds(double seconds)
-{
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", seconds);
-  return text;
-}
-
 nccl::VisibleDevices visibleDevices()
 {
   int count = 0;
   const cudaError_t error = cudaGetDeviceCount(&count);
   if (error != cudaSuccess) {
-    cudaGetLastError(); // a missing driver is not this thread's next call's problem
-    return {std::nullopt, std::string(cudaGetErrorString(error)) + ", " + cudaGetErrorName(error)};
+    // Not a failure of this run: the answer is "none", and why. The error is cleared so that a
+    // missing driver is not this thread's next call's problem (its result is that same error).
+    static_cast<void>(cudaGetLastError());
+    return {std::nullopt, plan::CallStatus<cudaError_t>::describe(error)};
   }
   return {count, {}};
 }
@@ -42,30 +38,6 @@ int libraryRoot(const Program& program, const ExecOptions& options)
     return 0;
   const std::vector<int> candidates = rootCandidates(program);
   return candidates.size() == 1 ? candidates.front() : 0;
-}
-
-Location locationOf(const BlockedPosition& position)
-{
-  Location location;
-  location.rank = position.rank;
-  location.tb = position.tb;
-  location.step = position.step;
-  return location;
-}
-
-void reportBlocked(std::string message, std::vector<BlockedPosition> blocked, ExecResult& result,
-                   Diagnostics& out)
-{
-  std::vector<Location> related;
-  for (const BlockedPosition& position : blocked)
-    related.push_back(locationOf(position));
-  if (!blocked.empty())
-    message += " (first: " + describe(blocked.front()) + ")";
-  Diagnostic& hang =
-      out.error("exec.hang", message, related.empty() ? Location{} : related.front());
-  hang.related = std::move(related);
-  result.blocked = std::move(blocked);
-  result.status = ExecStatus::Hung;
 }
 
 /// "rank 0 in round 3 of 14, rank 1 finished".
@@ -170,6 +142,68 @@ Trace buildTrace(const plan::RunPlan& plan, const nccl::RoundSchedule& schedule,
   return trace;
 }
 
+/// The NCCL executor's hooks for the shared run loop: every launch is one iteration of the
+/// schedule's rounds on the rank threads, the inputs restored there first from the second on.
+class NcclRun final : public plan::RunBackend
+{
+public:
+  NcclRun(const ExecOptions& options, const nccl::RoundSchedule& schedule,
+          nccl::NcclSession& session, plan::HostMemory& mirror)
+      : m_options(options), m_schedule(schedule), m_session(session), m_mirror(mirror)
+  {
+  }
+
+  bool restore(Diagnostics& /*out*/) override
+  {
+    m_restoreFirst = true; // done by the rank threads, on their streams, before the rounds
+    return true;
+  }
+  plan::LaunchOutcome launch(bool /*trace*/, Diagnostics& out) override
+  {
+    // Every launch records the events the trace is made from.
+    switch (
+        m_session.launch(nccl::Work::Iteration, m_restoreFirst, m_options.timeoutSeconds, out)) {
+    case nccl::LaunchOutcome::Finished:
+      return plan::LaunchOutcome::Finished;
+    case nccl::LaunchOutcome::Hung:
+      return plan::LaunchOutcome::Hung;
+    case nccl::LaunchOutcome::Failed:
+      break;
+    }
+    return plan::LaunchOutcome::Failed;
+  }
+  std::optional<double> elapsedUs(Diagnostics& out) override { return m_session.iterationUs(out); }
+  void reportHang(ExecResult& result, Diagnostics& out) override
+  {
+    const std::vector<nccl::StalledRank> stalled = m_session.stalledRanks();
+    plan::reportHang("no progress for " + plan::formatSeconds(m_options.timeoutSeconds) +
+                         " s: the watchdog aborted the NCCL communicators (" +
+                         describeStalled(stalled, m_schedule.rounds) + ")",
+                     stalledPositions(m_mirror.plan, m_schedule, stalled), result, out);
+  }
+  bool collect(bool trace, Diagnostics& out) override
+  {
+    if (trace && !(m_roundEnds = m_session.roundEndUs(m_schedule.rounds, out)))
+      return false;
+    return m_session.download(m_mirror, out);
+  }
+  plan::HostMemory& results() override { return m_mirror; }
+  Trace trace() override
+  {
+    Trace trace = buildTrace(m_mirror.plan, m_schedule, *m_roundEnds);
+    trace.device = m_session.description();
+    return trace;
+  }
+
+private:
+  const ExecOptions& m_options;
+  const nccl::RoundSchedule& m_schedule;
+  nccl::NcclSession& m_session;
+  plan::HostMemory& m_mirror;
+  bool m_restoreFirst = false;
+  std::optional<std::vector<std::vector<double>>> m_roundEnds;
+};
+
 class NcclExecutor final : public Executor
 {
 public:
@@ -181,15 +215,8 @@ public:
     try {
       return runChecked(program, options);
     } catch (const std::bad_alloc&) {
-      ExecResult result;
-      result.diagnostics.push_back({Severity::Error,
-                                    "exec.memory",
-                                    "not enough host memory for " + std::to_string(options.bytes) +
-                                        " bytes on each of " + std::to_string(program.ngpus) +
-                                        " ranks (the host copy used for verification)",
-                                    {},
-                                    {}});
-      return result;
+      return plan::memoryFailure("host memory", options.bytes, program.ngpus,
+                                 "the host copy used for verification");
     }
   }
 
@@ -218,11 +245,11 @@ ExecResult NcclExecutor::runChecked(const Program& program, const ExecOptions& o
   const std::optional<nccl::RoundSchedule> schedule = nccl::scheduleRounds(*plan, blocked, out);
   if (!schedule) {
     if (!blocked.empty()) {
-      reportBlocked("the program deadlocks: its threadblocks wait for each other in a cycle (or "
-                    "for a message nobody sends), so no order of grouped NCCL calls exists; " +
-                        std::to_string(blocked.size()) +
-                        " threadblocks would wait forever and the NCCL executor did not run it",
-                    std::move(blocked), result, out);
+      plan::reportHang("the program deadlocks: its threadblocks wait for each other in a cycle (or "
+                       "for a message nobody sends), so no order of grouped NCCL calls exists; " +
+                           std::to_string(blocked.size()) +
+                           " threadblocks would wait forever and the NCCL executor did not run it",
+                       std::move(blocked), result, out);
     }
     result.diagnostics = out.take();
     return result;
@@ -268,43 +295,9 @@ void NcclExecutor::runOnGpus(const Program& program, const ExecOptions& options,
   const auto finish = [&] { session->close(options.timeoutSeconds, out); };
   if (!session->open(devices, out) || !session->upload(program, schedule, mirror, out))
     return finish();
-  const int total = options.warmup + options.iterations;
-  for (int iteration = 0; iteration < total; ++iteration) {
-    const nccl::LaunchOutcome outcome =
-        session->launch(nccl::Work::Iteration, iteration > 0, options.timeoutSeconds, out);
-    if (outcome == nccl::LaunchOutcome::Failed)
-      return finish();
-    if (outcome == nccl::LaunchOutcome::Hung) {
-      const std::vector<nccl::StalledRank> stalled = session->stalledRanks();
-      reportBlocked("no progress for " + formatSeconds(options.timeoutSeconds) +
-                        " s: the watchdog aborted the NCCL communicators (" +
-                        describeStalled(stalled, schedule.rounds) + ")",
-                    stalledPositions(plan, schedule, stalled), result, out);
-      return finish();
-    }
-    if (iteration >= options.warmup) {
-      const std::optional<double> us = session->iterationUs(out);
-      if (!us)
-        return finish();
-      result.iterationUs.push_back(*us);
-    }
-  }
-  std::optional<std::vector<std::vector<double>>> roundEnds;
-  if (options.trace && !(roundEnds = session->roundEndUs(schedule.rounds, out)))
+  NcclRun run(options, schedule, *session, mirror);
+  if (!plan::runIterations(program, options, run, result, out))
     return finish();
-  if (!session->download(mirror, out))
-    return finish();
-  plan::Verification verification = plan::verifyResult(program, options, mirror);
-  result.status = verification.status;
-  result.wrong = verification.wrong;
-  result.checked = verification.checked;
-  result.firstWrong = verification.firstWrong;
-  result.verification = std::move(verification.note);
-  if (options.trace) {
-    result.trace = buildTrace(plan, schedule, *roundEnds);
-    result.trace.device = session->description();
-    result.trace.bytes = options.bytes;
-  }
   if (library)
     runLibrary(*library, options, *session, result, out);
   finish();
@@ -324,7 +317,7 @@ void NcclExecutor::runLibrary(const nccl::LibraryCall& call, const ExecOptions& 
         result.libraryCall = call.name;
     } else if (outcome == nccl::LaunchOutcome::Hung) {
       library.error("exec.hang", call.name + " made no progress for " +
-                                     formatSeconds(options.timeoutSeconds) +
+                                     plan::formatSeconds(options.timeoutSeconds) +
                                      " s; the watchdog aborted it");
     }
   }

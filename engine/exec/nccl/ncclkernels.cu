@@ -1,4 +1,4 @@
-#include "ncclkernels.h"
+#include "ncclkernels_p.h"
 
 #include "exec/plan/elementops.h"
 #include "exec/plan/elementtypes.h"

@@ -1,6 +1,7 @@
-#include "ncclrounds.h"
+#include "ncclrounds_p.h"
 
-#include "phasegraph.h"
+#include "phasegraph_p.h"
+#include "roundassembly_p.h"
 
 #include <algorithm>
 #include <map>
@@ -43,34 +44,6 @@ bool hasLocalLoop(OpType type)
   default:
     return false;
   }
-}
-
-/// Receive-reduce steps receive into a temporary and combine it with their local operand.
-bool receivesIntoTemporary(OpType type)
-{
-  return type == OpType::RecvReduceSend || type == OpType::RecvReduceCopy ||
-         type == OpType::RecvReduceCopySend;
-}
-
-/// The memory a send reads when it is not staged (rrs and rrcs send their temporary).
-std::optional<plan::OperandRef> sendSourceInMemory(const plan::PlannedStep& step)
-{
-  if (step.type == OpType::Send)
-    return step.src;
-  if (step.type == OpType::RecvCopySend)
-    return step.dst;
-  return std::nullopt;
-}
-
-/// The memory a step writes, if any (receive-reduce temporaries are private).
-std::optional<plan::OperandRef> writtenMemory(const plan::PlannedStep& step)
-{
-  return opTraits(step.type).writesDst ? std::optional<plan::OperandRef>(step.dst) : std::nullopt;
-}
-
-DataRef memoryRef(const plan::OperandRef& ref)
-{
-  return {false, ref.memory, ref.index};
 }
 
 Location stepLocation(const plan::PlannedThreadblock& tb, int step)
@@ -454,46 +427,6 @@ private:
     return blocked;
   }
 
-  struct Temporary {
-    int rank = 0;
-    int cnt = 0;
-    int birth = 0;
-    int death = 0;
-    std::int64_t* chunk = nullptr; ///< where the chosen offset goes
-  };
-
-  /// First fit over the temporaries alive at each birth: two share memory only when one is dead
-  /// (its last use in an earlier half round) before the other is written.
-  void placeTemporaries(std::vector<Temporary>& temporaries, RoundSchedule& schedule) const
-  {
-    std::stable_sort(temporaries.begin(), temporaries.end(),
-                     [](const Temporary& a, const Temporary& b) {
-                       return std::tie(a.rank, a.birth) < std::tie(b.rank, b.birth);
-                     });
-    struct Live {
-      std::int64_t offset;
-      std::int64_t size;
-      int death;
-    };
-    std::vector<std::vector<Live>> live(static_cast<std::size_t>(m_plan.ranks));
-    for (const Temporary& temporary : temporaries) {
-      std::vector<Live>& alive = live[static_cast<std::size_t>(temporary.rank)];
-      std::erase_if(alive, [&](const Live& l) { return l.death < temporary.birth; });
-      std::sort(alive.begin(), alive.end(),
-                [](const Live& a, const Live& b) { return a.offset < b.offset; });
-      std::int64_t offset = 0;
-      for (const Live& l : alive) {
-        if (l.offset - offset >= temporary.cnt)
-          break;
-        offset = std::max(offset, l.offset + l.size);
-      }
-      alive.push_back({offset, temporary.cnt, temporary.death});
-      *temporary.chunk = offset;
-      std::int64_t& arena = schedule.temporaryChunks[static_cast<std::size_t>(temporary.rank)];
-      arena = std::max(arena, offset + temporary.cnt);
-    }
-  }
-
   RoundSchedule buildSchedule()
   {
     RoundSchedule schedule;
@@ -502,7 +435,6 @@ private:
           std::count_if(steps.begin(), steps.end(), [](const StepNodes& n) { return n.staged; }));
     }
     schedule.unmatchedSends = m_unmatchedSends;
-    schedule.temporaryChunks.assign(static_cast<std::size_t>(m_plan.ranks), 0);
     schedule.steps.resize(m_nodes.size());
     int last = -1;
     for (std::size_t t = 0; t < m_nodes.size(); ++t) {
@@ -519,127 +451,13 @@ private:
       }
     }
     schedule.rounds = last < 0 ? 0 : RoundSchedule::roundOf(last) + 1;
-    schedule.ranks.assign(static_cast<std::size_t>(m_plan.ranks),
-                          std::vector<RankRound>(static_cast<std::size_t>(schedule.rounds)));
-
-    // Temporaries first: the operations below refer to their final offsets.
-    std::vector<std::vector<std::int64_t>> recvTemp(m_nodes.size());
-    std::vector<std::vector<std::int64_t>> stageTemp(m_nodes.size());
-    std::vector<Temporary> temporaries;
+    std::vector<std::vector<MessageIndices>> indices(m_nodes.size());
     for (std::size_t t = 0; t < m_nodes.size(); ++t) {
-      const plan::PlannedThreadblock& tb = m_plan.threadblocks[t];
-      recvTemp[t].assign(m_nodes[t].size(), -1);
-      stageTemp[t].assign(m_nodes[t].size(), -1);
-      for (std::size_t s = 0; s < m_nodes[t].size(); ++s) {
-        const StepTimes& times = schedule.steps[t][s];
-        const int cnt = tb.steps[s].cnt;
-        if (receivesIntoTemporary(tb.steps[s].type))
-          temporaries.push_back(
-              {tb.rank, cnt, times.recv, std::max(times.local, times.send), &recvTemp[t][s]});
-        if (times.stage >= 0)
-          temporaries.push_back({tb.rank, cnt, times.stage, times.send, &stageTemp[t][s]});
-      }
+      for (const StepNodes& nodes : m_nodes[t])
+        indices[t].push_back({nodes.recvIndex, nodes.sendIndex});
     }
-    placeTemporaries(temporaries, schedule);
-
-    for (std::size_t t = 0; t < m_nodes.size(); ++t) {
-      const plan::PlannedThreadblock& tb = m_plan.threadblocks[t];
-      std::vector<RankRound>& rounds = schedule.ranks[static_cast<std::size_t>(tb.rank)];
-      for (std::size_t s = 0; s < m_nodes[t].size(); ++s) {
-        const plan::PlannedStep& step = tb.steps[s];
-        const StepNodes& nodes = m_nodes[t][s];
-        const StepTimes& times = schedule.steps[t][s];
-        const int position = static_cast<int>(s);
-        const DataRef recvTemporary{true, Buffer::Input, recvTemp[t][s]};
-        const DataRef stageTemporary{true, Buffer::Input, stageTemp[t][s]};
-        const bool viaTemporary = receivesIntoTemporary(step.type);
-        if (times.recv >= 0) {
-          rounds[static_cast<std::size_t>(RoundSchedule::roundOf(times.recv))].recvs.push_back(
-              {tb.recv, tb.chan, nodes.recvIndex, step.cnt,
-               viaTemporary ? recvTemporary : memoryRef(step.dst), tb.tb, position});
-        }
-        if (times.stage >= 0) {
-          const std::optional<plan::OperandRef> source = sendSourceInMemory(step);
-          rounds[static_cast<std::size_t>(RoundSchedule::roundOf(times.stage))].locals.push_back(
-              {LocalKind::Copy,
-               stageTemporary,
-               std::nullopt,
-               memoryRef(*source),
-               {},
-               step.cnt,
-               tb.tb,
-               position});
-        }
-        if (times.local >= 0) {
-          rounds[static_cast<std::size_t>(RoundSchedule::roundOf(times.local))].locals.push_back(
-              localOp(step, recvTemporary, tb.tb, position));
-        }
-        if (times.send >= 0) {
-          DataRef data = recvTemporary;
-          if (times.stage >= 0)
-            data = stageTemporary;
-          else if (!viaTemporary)
-            data = memoryRef(*sendSourceInMemory(step));
-          rounds[static_cast<std::size_t>(RoundSchedule::roundOf(times.send))].sends.push_back(
-              {tb.send, tb.chan, nodes.sendIndex, step.cnt, data, tb.tb, position});
-        }
-      }
-    }
-    for (std::vector<RankRound>& rounds : schedule.ranks) {
-      for (RankRound& round : rounds) {
-        const auto byMessage = [](const PeerOp& a, const PeerOp& b) {
-          return std::tie(a.peer, a.chan, a.index) < std::tie(b.peer, b.chan, b.index);
-        };
-        std::sort(round.recvs.begin(), round.recvs.end(), byMessage);
-        std::sort(round.sends.begin(), round.sends.end(), byMessage);
-      }
-    }
-    for (ScheduledMessage& message : m_messages) {
-      const int sender = tbIndex(message.key.from, message.sendTb);
-      message.round = RoundSchedule::roundOf(
-          schedule
-              .steps[static_cast<std::size_t>(sender)][static_cast<std::size_t>(message.sendStep)]
-              .send);
-    }
-    schedule.messages = std::move(m_messages);
+    assembleRounds(m_plan, indices, std::move(m_messages), schedule);
     return schedule;
-  }
-
-  static LocalOp localOp(const plan::PlannedStep& step, const DataRef& received, int tb,
-                         int position)
-  {
-    LocalOp op;
-    op.cnt = step.cnt;
-    op.tb = tb;
-    op.step = position;
-    switch (step.type) {
-    case OpType::Copy:
-      op.kind = LocalKind::Copy;
-      op.out = memoryRef(step.dst);
-      op.a = memoryRef(step.src);
-      break;
-    case OpType::Reduce:
-      op.kind = LocalKind::Reduce;
-      op.out = memoryRef(step.dst);
-      op.a = memoryRef(step.dst);
-      op.b = memoryRef(step.src);
-      break;
-    case OpType::RecvReduceSend:
-      op.kind = LocalKind::Reduce;
-      op.out = received;
-      op.a = received;
-      op.b = memoryRef(step.src);
-      break;
-    default: // rrc, and rrcs, which forwards the sum from its temporary
-      op.kind = LocalKind::Reduce;
-      op.out = memoryRef(step.dst);
-      if (step.type == OpType::RecvReduceCopySend)
-        op.out2 = received;
-      op.a = received;
-      op.b = memoryRef(step.src);
-      break;
-    }
-    return op;
   }
 
   const plan::RunPlan& m_plan;

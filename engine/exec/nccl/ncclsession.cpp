@@ -1,4 +1,4 @@
-#include "ncclsession.h"
+#include "ncclsession_p.h"
 
 #include "exec/polling.h"
 
@@ -39,11 +39,13 @@ NcclSession::~NcclSession()
         rank->thread.join();
     }
     if (rank->comm && !m_aborted.load())
-      ncclCommAbort(rank->comm);
+      CS_CHECK_RECORD(ncclCommAbort(rank->comm), siteOf(*rank));
   }
-  Diagnostics ignored;
+  Diagnostics failures;
   if (!m_threadsDetached && streamsIdle(2.0))
-    freeResources(ignored);
+    freeResources(failures);
+  for (Diagnostic& failure : failures.take())
+    plan::recordFailure(std::move(failure));
 }
 
 bool NcclSession::open(const std::vector<int>& devices, Diagnostics& out)
@@ -59,24 +61,26 @@ bool NcclSession::open(const std::vector<int>& devices, Diagnostics& out)
   for (const int device : devices)
     list += (list.empty() ? "" : ",") + std::to_string(device);
   std::vector<ncclComm_t> comms(static_cast<std::size_t>(n), nullptr);
-  if (!checkNccl(ncclCommInitAll(comms.data(), n, devices.data()),
-                 "ncclCommInitAll over devices " + list, {}, out))
+  if (!CS_CHECK(ncclCommInitAll(comms.data(), n, devices.data()),
+                plan::withWhat(plan::CallSite{}, "devices " + list), out))
     return false;
   for (int r = 0; r < n; ++r)
     m_ranks[static_cast<std::size_t>(r)]->comm = comms[static_cast<std::size_t>(r)];
   for (const std::unique_ptr<Rank>& rank : m_ranks) {
-    if (!checkCuda(cudaSetDevice(rank->device), "cudaSetDevice", siteOf(*rank), out) ||
-        !checkCuda(cudaStreamCreateWithFlags(&rank->stream, cudaStreamNonBlocking),
-                   "cudaStreamCreateWithFlags", siteOf(*rank), out))
+    if (!CS_CHECK(cudaSetDevice(rank->device), siteOf(*rank), out) ||
+        !CS_CHECK(cudaStreamCreateWithFlags(&rank->stream, cudaStreamNonBlocking), siteOf(*rank),
+                  out))
       return false;
   }
+  // Only the description depends on these: a failure is recorded, the run goes on.
   cudaDeviceProp properties{};
   std::string name = "unknown GPU";
-  if (cudaGetDeviceProperties(&properties, devices.front()) == cudaSuccess)
+  const plan::CallSite site = plan::withWhat(siteOf(*m_ranks.front()), "the run's description");
+  if (CS_CHECK_RECORD(cudaGetDeviceProperties(&properties, devices.front()), site))
     name = properties.name;
   int version = 0;
   m_description = std::to_string(n) + " × " + name;
-  if (ncclGetVersion(&version) == ncclSuccess)
+  if (CS_CHECK_RECORD(ncclGetVersion(&version), site))
     m_description += ", NCCL " + versionText(version);
   return true;
 }
@@ -86,9 +90,8 @@ bool NcclSession::allocate(Rank& rank, void** pointer, std::size_t bytes, const 
 {
   if (bytes == 0)
     return true;
-  return checkCuda(cudaMalloc(pointer, bytes),
-                   std::string("cudaMalloc of ") + std::to_string(bytes) + " bytes (" + what + ")",
-                   siteOf(rank), out);
+  return CS_CHECK(cudaMalloc(pointer, bytes),
+                  plan::withWhat(siteOf(rank), std::to_string(bytes) + " bytes of " + what), out);
 }
 
 bool NcclSession::createEvents(Rank& rank, std::vector<cudaEvent_t>& events, std::size_t count,
@@ -97,7 +100,7 @@ bool NcclSession::createEvents(Rank& rank, std::vector<cudaEvent_t>& events, std
   events.reserve(count);
   while (events.size() < count) {
     cudaEvent_t event = nullptr;
-    if (!checkCuda(cudaEventCreate(&event), "cudaEventCreate", siteOf(rank), out))
+    if (!CS_CHECK(cudaEventCreate(&event), siteOf(rank), out))
       return false;
     events.push_back(event);
   }
@@ -167,8 +170,8 @@ bool NcclSession::buildRounds(Rank& rank, const std::vector<RankRound>& rounds, 
   if (!allocate(rank, &table, bytes, "local operations", out))
     return false;
   rank.localOps = static_cast<DeviceLocalOp*>(table);
-  return checkCuda(cudaMemcpy(table, locals.data(), bytes, cudaMemcpyHostToDevice),
-                   "cudaMemcpy of the local operations", siteOf(rank), out);
+  return CS_CHECK(cudaMemcpy(table, locals.data(), bytes, cudaMemcpyHostToDevice),
+                  plan::withWhat(siteOf(rank), "the local operations"), out);
 }
 
 bool NcclSession::upload(const Program& program, const RoundSchedule& schedule,
@@ -180,7 +183,7 @@ bool NcclSession::upload(const Program& program, const RoundSchedule& schedule,
   for (const std::unique_ptr<Rank>& owned : m_ranks) {
     Rank& rank = *owned;
     const auto r = static_cast<std::size_t>(rank.rank);
-    if (!checkCuda(cudaSetDevice(rank.device), "cudaSetDevice", siteOf(rank), out))
+    if (!CS_CHECK(cudaSetDevice(rank.device), siteOf(rank), out))
       return false;
     for (std::size_t m = 0; m < kBufferCount; ++m) {
       const std::vector<std::byte>& host = mirror.memory[r][m];
@@ -189,8 +192,8 @@ bool NcclSession::upload(const Program& program, const RoundSchedule& schedule,
         continue;
       const std::string name(bufferName(static_cast<Buffer>(m)));
       if (!allocate(rank, &rank.memory[m], host.size(), name.c_str(), out) ||
-          !checkCuda(cudaMemcpy(rank.memory[m], host.data(), host.size(), cudaMemcpyHostToDevice),
-                     "cudaMemcpy of the " + name + " buffer", siteOf(rank), out))
+          !CS_CHECK(cudaMemcpy(rank.memory[m], host.data(), host.size(), cudaMemcpyHostToDevice),
+                    plan::withWhat(siteOf(rank), "the " + name + " buffer"), out))
         return false;
     }
     // Inputs are restored from a device copy before every iteration but the first (in-place
@@ -199,9 +202,9 @@ bool NcclSession::upload(const Program& program, const RoundSchedule& schedule,
       const auto m = static_cast<std::size_t>(
           memorySlot(program, rank.rank, Buffer::Input, 0, plan.mode).memory);
       if (!allocate(rank, &rank.pristine[m], rank.bytes[m], "copy of the input", out) ||
-          !checkCuda(
+          !CS_CHECK(
               cudaMemcpy(rank.pristine[m], rank.memory[m], rank.bytes[m], cudaMemcpyDeviceToDevice),
-              "cudaMemcpy of the input copy", siteOf(rank), out))
+              plan::withWhat(siteOf(rank), "the input copy"), out))
         return false;
     }
     const std::size_t temporaryBytes =
@@ -225,16 +228,16 @@ bool NcclSession::prepareLibrary(const LibraryCall& call, Diagnostics& out)
     const std::size_t sendBytes =
         bytes(call.inPlace ? libraryAllocationElements(call) : call.sendElements);
     const std::size_t recvBytes = call.inPlace ? 0 : bytes(call.recvElements);
-    if (!checkCuda(cudaSetDevice(rank.device), "cudaSetDevice", siteOf(rank), out) ||
+    if (!CS_CHECK(cudaSetDevice(rank.device), siteOf(rank), out) ||
         !allocate(rank, &rank.librarySend, sendBytes, "NCCL collective's send buffer", out) ||
         !allocate(rank, &rank.libraryRecv, recvBytes, "NCCL collective's receive buffer", out))
       return false;
     // Zeroed so that no reduction meets a signalling NaN; the result is not checked.
     if (rank.librarySend &&
-        !checkCuda(cudaMemset(rank.librarySend, 0, sendBytes), "cudaMemset", siteOf(rank), out))
+        !CS_CHECK(cudaMemset(rank.librarySend, 0, sendBytes), siteOf(rank), out))
       return false;
     if (rank.libraryRecv &&
-        !checkCuda(cudaMemset(rank.libraryRecv, 0, recvBytes), "cudaMemset", siteOf(rank), out))
+        !CS_CHECK(cudaMemset(rank.libraryRecv, 0, recvBytes), siteOf(rank), out))
       return false;
     rank.library =
         libraryBuffers(call, rank.librarySend, rank.libraryRecv, rank.rank, m_config.elementSize);
@@ -250,10 +253,10 @@ std::optional<double> NcclSession::iterationUs(Diagnostics& out)
   double longest = 0;
   for (const std::unique_ptr<Rank>& rank : m_ranks) {
     float ms = 0;
-    if (!checkCuda(cudaSetDevice(rank->device), "cudaSetDevice", siteOf(*rank), out) ||
-        !checkCuda(
+    if (!CS_CHECK(cudaSetDevice(rank->device), siteOf(*rank), out) ||
+        !CS_CHECK(
             cudaEventElapsedTime(&ms, rank->iterationEvents.front(), rank->iterationEvents.back()),
-            "cudaEventElapsedTime", siteOf(*rank), out))
+            siteOf(*rank), out))
       return std::nullopt;
     longest = std::max(longest, double{ms} * 1e3);
   }
@@ -268,10 +271,9 @@ std::vector<double> NcclSession::libraryUs(int warmup, Diagnostics& out)
     for (const std::unique_ptr<Rank>& rank : m_ranks) {
       float ms = 0;
       const auto at = static_cast<std::size_t>(2 * i);
-      if (!checkCuda(cudaSetDevice(rank->device), "cudaSetDevice", siteOf(*rank), out) ||
-          !checkCuda(
-              cudaEventElapsedTime(&ms, rank->libraryEvents[at], rank->libraryEvents[at + 1]),
-              "cudaEventElapsedTime", siteOf(*rank), out))
+      if (!CS_CHECK(cudaSetDevice(rank->device), siteOf(*rank), out) ||
+          !CS_CHECK(cudaEventElapsedTime(&ms, rank->libraryEvents[at], rank->libraryEvents[at + 1]),
+                    siteOf(*rank), out))
         return {};
       longest = std::max(longest, double{ms} * 1e3);
     }
@@ -286,13 +288,13 @@ std::optional<std::vector<std::vector<double>>> NcclSession::roundEndUs(int roun
   std::vector<std::vector<double>> ends;
   for (const std::unique_ptr<Rank>& rank : m_ranks) {
     std::vector<double> at(static_cast<std::size_t>(rounds), -1.0);
-    if (!checkCuda(cudaSetDevice(rank->device), "cudaSetDevice", siteOf(*rank), out))
+    if (!CS_CHECK(cudaSetDevice(rank->device), siteOf(*rank), out))
       return std::nullopt;
     for (std::size_t i = 0; i < rank->rounds.size(); ++i) {
       float ms = 0;
-      if (!checkCuda(cudaEventElapsedTime(&ms, rank->iterationEvents.front(),
-                                          rank->iterationEvents[i + 1]),
-                     "cudaEventElapsedTime", siteOf(*rank), out))
+      if (!CS_CHECK(cudaEventElapsedTime(&ms, rank->iterationEvents.front(),
+                                         rank->iterationEvents[i + 1]),
+                    siteOf(*rank), out))
         return std::nullopt;
       at[static_cast<std::size_t>(rank->rounds[i].round)] = double{ms} * 1e3;
     }
@@ -325,14 +327,14 @@ std::vector<StalledRank> NcclSession::stalledRanks() const
 bool NcclSession::download(plan::HostMemory& mirror, Diagnostics& out)
 {
   for (const std::unique_ptr<Rank>& rank : m_ranks) {
-    if (!checkCuda(cudaSetDevice(rank->device), "cudaSetDevice", siteOf(*rank), out))
+    if (!CS_CHECK(cudaSetDevice(rank->device), siteOf(*rank), out))
       return false;
     for (std::size_t m = 0; m < kBufferCount; ++m) {
       if (!rank->memory[m])
         continue;
       std::vector<std::byte>& host = mirror.memory[static_cast<std::size_t>(rank->rank)][m];
-      if (!checkCuda(cudaMemcpy(host.data(), rank->memory[m], host.size(), cudaMemcpyDeviceToHost),
-                     "cudaMemcpy of the results", siteOf(*rank), out))
+      if (!CS_CHECK(cudaMemcpy(host.data(), rank->memory[m], host.size(), cudaMemcpyDeviceToHost),
+                    plan::withWhat(siteOf(*rank), "the results"), out))
         return false;
     }
   }
@@ -350,8 +352,14 @@ bool NcclSession::streamsIdle(double timeoutSeconds)
   for (const std::unique_ptr<Rank>& rank : m_ranks) {
     if (!rank->stream)
       continue;
-    cudaSetDevice(rank->device);
-    for (int polls = 0; cudaStreamQuery(rank->stream) == cudaErrorNotReady; ++polls) {
+    CS_CHECK_RECORD(cudaSetDevice(rank->device), siteOf(*rank));
+    for (int polls = 0;; ++polls) {
+      const cudaError_t state = cudaStreamQuery(rank->stream);
+      if (state != cudaErrorNotReady) {
+        // A failed stream is idle too: its work will not run, and freeing can go ahead.
+        CS_CHECK_RECORD(state, plan::withWhat(siteOf(*rank), "the stream's work"));
+        break;
+      }
       if (Clock::now() > deadline)
         return false;
       pauseBeforePoll(polls);
@@ -395,23 +403,23 @@ void NcclSession::freeResources(Diagnostics& out)
 {
   for (const std::unique_ptr<Rank>& owned : m_ranks) {
     Rank& rank = *owned;
-    const CallSite site = siteOf(rank);
-    checkCuda(cudaSetDevice(rank.device), "cudaSetDevice", site, out);
+    const plan::CallSite site = siteOf(rank);
+    CS_CHECK(cudaSetDevice(rank.device), site, out);
     std::vector<void*> pointers{rank.temporaries, rank.localOps, rank.librarySend,
                                 rank.libraryRecv};
     pointers.insert(pointers.end(), rank.memory.begin(), rank.memory.end());
     pointers.insert(pointers.end(), rank.pristine.begin(), rank.pristine.end());
     for (void* pointer : pointers) {
       if (pointer)
-        checkCuda(cudaFree(pointer), "cudaFree", site, out);
+        CS_CHECK(cudaFree(pointer), site, out);
     }
     for (std::vector<cudaEvent_t>* events : {&rank.iterationEvents, &rank.libraryEvents}) {
       for (cudaEvent_t event : *events)
-        checkCuda(cudaEventDestroy(event), "cudaEventDestroy", site, out);
+        CS_CHECK(cudaEventDestroy(event), site, out);
       events->clear();
     }
     if (rank.stream)
-      checkCuda(cudaStreamDestroy(rank.stream), "cudaStreamDestroy", site, out);
+      CS_CHECK(cudaStreamDestroy(rank.stream), site, out);
     rank.temporaries = rank.librarySend = rank.libraryRecv = nullptr;
     rank.localOps = nullptr;
     rank.memory = {};

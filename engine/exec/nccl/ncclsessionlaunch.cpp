@@ -1,7 +1,7 @@
 // NcclSession's rank threads and the watchdog that waits for them (ncclsession.h): what each
 // thread posts for a launch, and how the calling thread watches events and aborts.
 
-#include "ncclsession.h"
+#include "ncclsession_p.h"
 
 #include "exec/polling.h"
 
@@ -32,8 +32,8 @@ const std::vector<cudaEvent_t>* NcclSession::eventsOf(const Rank& rank, Work wor
 
 bool NcclSession::record(Rank& rank, const std::vector<cudaEvent_t>& events, int index)
 {
-  if (!checkCuda(cudaEventRecord(events[static_cast<std::size_t>(index)], rank.stream),
-                 "cudaEventRecord", siteOf(rank), rank.errors))
+  if (!CS_CHECK(cudaEventRecord(events[static_cast<std::size_t>(index)], rank.stream), siteOf(rank),
+                rank.errors))
     return false;
   rank.recorded.store(index + 1, std::memory_order_release);
   return true;
@@ -43,44 +43,42 @@ bool NcclSession::postGroup(Rank& rank, const RoundWork& round)
 {
   if (round.recvs.empty() && round.sends.empty())
     return true;
-  // Descriptions are built only for failures: this runs while the GPUs work.
-  const auto check = [&](ncclResult_t result, const char* call, int peer) {
-    if (result == ncclSuccess)
-      return true;
-    const std::string text = std::string(call) +
-                             (peer >= 0 ? " rank " + std::to_string(peer) : "") + " in round " +
-                             std::to_string(round.round);
-    return checkNccl(result, text, siteOf(rank), rank.errors);
-  };
+  // The call text names the peer (op.peer); the round is short enough to need no allocation.
+  const std::string what = "round " + std::to_string(round.round);
+  const plan::CallSite site = plan::withWhat(siteOf(rank), what);
   const ncclDataType_t type = ncclTypeOf(m_config.dtype);
-  if (!check(ncclGroupStart(), "ncclGroupStart", -1))
+  if (!CS_CHECK(ncclGroupStart(), site, rank.errors))
     return false;
   bool ok = true;
   for (const PostedOp& op : round.recvs) {
-    ok = ok && check(ncclRecv(op.data, op.count, type, op.peer, rank.comm, rank.stream),
-                     "ncclRecv from", op.peer);
+    ok = ok && CS_CHECK(ncclRecv(op.data, op.count, type, op.peer, rank.comm, rank.stream), site,
+                        rank.errors);
   }
   for (const PostedOp& op : round.sends) {
-    ok = ok && check(ncclSend(op.data, op.count, type, op.peer, rank.comm, rank.stream),
-                     "ncclSend to", op.peer);
+    ok = ok && CS_CHECK(ncclSend(op.data, op.count, type, op.peer, rank.comm, rank.stream), site,
+                        rank.errors);
   }
   // Closed even after a failed call, or the thread's next group would nest inside this one.
-  const bool ended = check(ncclGroupEnd(), "ncclGroupEnd", -1);
+  const bool ended = CS_CHECK(ncclGroupEnd(), site, rank.errors);
   return ok && ended;
 }
 
 bool NcclSession::postIteration(Rank& rank, bool restoreFirst)
 {
-  const CallSite site = siteOf(rank);
+  const plan::CallSite site = siteOf(rank);
   if (restoreFirst) {
+    const plan::CallSite restoring = plan::withWhat(site, "restoring the inputs");
     for (std::size_t m = 0; m < kBufferCount; ++m) {
       if (!rank.memory[m])
         continue;
-      const cudaError_t error =
-          rank.pristine[m] ? cudaMemcpyAsync(rank.memory[m], rank.pristine[m], rank.bytes[m],
-                                             cudaMemcpyDeviceToDevice, rank.stream)
-                           : cudaMemsetAsync(rank.memory[m], 0xff, rank.bytes[m], rank.stream);
-      if (!checkCuda(error, "restoring the inputs", site, rank.errors))
+      const bool restored =
+          rank.pristine[m]
+              ? CS_CHECK(cudaMemcpyAsync(rank.memory[m], rank.pristine[m], rank.bytes[m],
+                                         cudaMemcpyDeviceToDevice, rank.stream),
+                         restoring, rank.errors)
+              : CS_CHECK(cudaMemsetAsync(rank.memory[m], 0xff, rank.bytes[m], rank.stream),
+                         restoring, rank.errors);
+      if (!restored)
         return false;
     }
   }
@@ -96,12 +94,11 @@ bool NcclSession::postIteration(Rank& rank, bool restoreFirst)
       return false;
     for (int first = 0; first < round.locals; first += kMaxLocalOpsPerLaunch) {
       const int count = std::min(kMaxLocalOpsPerLaunch, round.locals - first);
-      const cudaError_t launched =
-          launchLocalOps(m_config.dtype, m_config.op, rank.localOps + round.firstLocal + first,
-                         count, round.largestLocal, rank.stream);
-      if (launched != cudaSuccess &&
-          !checkCuda(launched, "launching the local kernel of round " + std::to_string(round.round),
-                     site, rank.errors))
+      if (!CS_CHECK(
+              launchLocalOps(m_config.dtype, m_config.op, rank.localOps + round.firstLocal + first,
+                             count, round.largestLocal, rank.stream),
+              plan::withWhat(site, "the local kernel of round " + std::to_string(round.round)),
+              rank.errors))
         return false;
     }
     if (!record(rank, events, static_cast<int>(i) + 1))
@@ -117,9 +114,9 @@ bool NcclSession::postLibrary(Rank& rank)
     if (m_aborted.load(std::memory_order_acquire))
       return false;
     if (!record(rank, rank.libraryEvents, 2 * i) ||
-        !checkNccl(postLibraryCall(m_library, rank.library, ranks, m_config.elementSize,
-                                   m_config.dtype, m_config.op, rank.comm, rank.stream),
-                   m_library.name, siteOf(rank), rank.errors) ||
+        !CS_CHECK(postLibraryCall(m_library, rank.library, ranks, m_config.elementSize,
+                                  m_config.dtype, m_config.op, rank.comm, rank.stream),
+                  plan::withWhat(siteOf(rank), m_library.name), rank.errors) ||
         !record(rank, rank.libraryEvents, 2 * i + 1))
       return false;
   }
@@ -133,7 +130,7 @@ void NcclSession::runThread(int index, Work work, bool restoreFirst)
   // Nothing may escape a thread (std::terminate); the only throw left is running out of memory
   // while describing an error.
   try {
-    ok = checkCuda(cudaSetDevice(rank.device), "cudaSetDevice", siteOf(rank), rank.errors);
+    ok = CS_CHECK(cudaSetDevice(rank.device), siteOf(rank), rank.errors);
     if (ok) {
       switch (work) {
       case Work::Iteration:
@@ -143,7 +140,7 @@ void NcclSession::runThread(int index, Work work, bool restoreFirst)
         ok = postLibrary(rank);
         break;
       case Work::Teardown:
-        ok = checkNccl(ncclCommDestroy(rank.comm), "ncclCommDestroy", siteOf(rank), rank.errors);
+        ok = CS_CHECK(ncclCommDestroy(rank.comm), siteOf(rank), rank.errors);
         break;
       }
     }
@@ -168,23 +165,20 @@ NcclSession::Poll NcclSession::poll(Work work, bool& progressed, Diagnostics& ou
     if (!events)
       continue;
     ncclResult_t state = ncclSuccess;
-    if (!checkNccl(ncclCommGetAsyncError(rank.comm, &state), "ncclCommGetAsyncError", siteOf(rank),
-                   out))
+    if (!CS_CHECK(ncclCommGetAsyncError(rank.comm, &state), siteOf(rank), out))
       return Poll::Failed;
-    if (state != ncclSuccess && state != ncclInProgress) {
-      out.error("exec.nccl",
-                describeNcclError(state, "an asynchronous NCCL operation", siteOf(rank)));
+    // In progress is not a failure: nonblocking communicators report it while they work.
+    if (state != ncclInProgress &&
+        !CS_CHECK(state, plan::withWhat(siteOf(rank), "an asynchronous NCCL operation"), out))
       return Poll::Failed;
-    }
     const int recorded = rank.recorded.load(std::memory_order_acquire);
-    if (rank.completed < recorded &&
-        !checkCuda(cudaSetDevice(rank.device), "cudaSetDevice", siteOf(rank), out))
+    if (rank.completed < recorded && !CS_CHECK(cudaSetDevice(rank.device), siteOf(rank), out))
       return Poll::Failed;
     while (rank.completed < recorded) {
       const cudaError_t query = cudaEventQuery((*events)[static_cast<std::size_t>(rank.completed)]);
       if (query == cudaErrorNotReady)
         break;
-      if (!checkCuda(query, "cudaEventQuery (the GPU work this rank was given)", siteOf(rank), out))
+      if (!CS_CHECK(query, plan::withWhat(siteOf(rank), "the GPU work this rank was given"), out))
         return Poll::Failed;
       ++rank.completed;
       progressed = true;
@@ -212,8 +206,8 @@ void NcclSession::abortAll()
     pauseBeforePoll(polls);
   }
   for (const std::unique_ptr<Rank>& rank : m_ranks) {
-    if (rank->comm)
-      ncclCommAbort(rank->comm); // also stops threads blocked inside NCCL
+    if (rank->comm) // also stops threads blocked inside NCCL
+      CS_CHECK_RECORD(ncclCommAbort(rank->comm), siteOf(*rank));
   }
 }
 

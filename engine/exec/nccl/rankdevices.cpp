@@ -1,4 +1,4 @@
-#include "rankdevices.h"
+#include "rankdevices_p.h"
 
 #include <algorithm>
 #include <set>

@@ -4,9 +4,9 @@
 // lane, barriers are no-ops, and counters are C++ atomics. The emulated executor runs the CUDA
 // kernel's own code this way, which is how its logic is tested on machines without a GPU.
 
-#include "blockprogram.h"
+#include "exec/block/blockprogram.h"
+#include "exec/block/lowlatency.h"
 #include "exec/plan/elementops.h"
-#include "lowlatency.h"
 
 #include <atomic>
 #include <chrono>

@@ -1,14 +1,15 @@
 #pragma once
 
 // What the CUDA executor and its host emulation share: the flow of a run (plan, lay out, fill the
-// inputs, run warm-up and timed iterations, verify against the host reference, build the trace)
-// and the host watchdog, which polls the blocks' progress counters while they run, aborts a run
-// that stopped progressing and reports every blocked (rank, tb, step, slice). A backend supplies
-// memory, launches and timing through the hooks below.
+// inputs, then the shared run loop of plan/runloop.h: warm-up and timed iterations, verification
+// against the host reference, the trace) and the host watchdog, which polls the blocks' progress
+// counters while they run, aborts a run that stopped progressing and reports every blocked (rank,
+// tb, step, slice). A backend supplies memory, launches and timing through the hooks below.
 
-#include "../executor.h"
 #include "blocklayout.h"
+#include "exec/executor.h"
 #include "exec/plan/hostmemory.h"
+#include "exec/plan/runloop.h"
 
 #include <cstdint>
 #include <string>
@@ -49,8 +50,8 @@ protected:
   virtual void abort() = 0;
   /// The runners' live statuses, replicas × blocks (readable while running).
   virtual const BlockStatus* statuses() = 0;
-  /// Microseconds the last launch took (after finished()).
-  virtual double elapsedUs() = 0;
+  /// Microseconds the last launch took (after finished()); absent with the reason in `out`.
+  virtual std::optional<double> elapsedUs(Diagnostics& out) = 0;
   /// Copies the results into the mirror; the trace records (2 per record) when traced.
   virtual bool download(plan::HostMemory& mirror, std::vector<std::uint64_t>* trace,
                         Diagnostics& out) = 0;
@@ -58,21 +59,20 @@ protected:
   virtual std::string traceSource() const = 0;
   /// The hardware, for people ("NVIDIA H100 80GB HBM3 (1 GPU, 8 ranks)").
   virtual std::string deviceDescription() const = 0;
-  /// Frees everything; called once per run, also after failures.
+  /// Frees everything; called once per run, also after failures. Errors that cannot be returned
+  /// here are recorded with CS_CHECK_TEARDOWN (plan/callcheck.h); the run reports them.
   virtual void release() = 0;
 
 private:
-  enum class Outcome { Finished, Hung, Failed };
+  /// The hooks above as the shared run loop's (plan/runloop.h).
+  class Run;
   /// Waits up to `limit` seconds for the blocks to leave after abort(); false if they did not.
   bool waitAfterAbort(double limit);
-  Outcome launchWatched(const BlockLayout& layout, bool trace, double timeoutSeconds,
-                        Diagnostics& out);
+  plan::LaunchOutcome launchWatched(const BlockLayout& layout, bool trace, double timeoutSeconds,
+                                    Diagnostics& out);
   void reportHang(const BlockLayout& layout, double timeoutSeconds, ExecResult& result,
                   Diagnostics& out);
   bool reportBlockErrors(const BlockLayout& layout, Diagnostics& out);
-  ExecResult runPrepared(const Program& program, const ExecOptions& options,
-                         const plan::RunPlan& plan, const BlockLayout& layout,
-                         plan::HostMemory& mirror, Diagnostics& out);
 };
 
 /// Reads a status word another thread or the GPU writes while the run goes on.

@@ -1,12 +1,12 @@
 #include "blockexecutor.h"
 
-#include "../polling.h"
+#include "exec/plan/callcheck.h"
 #include "exec/plan/reference.h"
+#include "exec/polling.h"
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <cstdio>
 #include <new>
 #include <thread>
 
@@ -15,13 +15,6 @@ namespace cs::gpu {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-std::string formatSeconds(double seconds)
-{
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", seconds);
-  return text;
-}
 
 Location blockLocation(const BlockInfo& block, int step)
 {
@@ -146,6 +139,46 @@ Trace traceFromRecords(const plan::RunPlan& plan, const BlockLayout& layout, int
   return trace;
 }
 
+class BlockExecutor::Run final : public plan::RunBackend
+{
+public:
+  Run(BlockExecutor& executor, const ExecOptions& options, const BlockLayout& layout,
+      plan::HostMemory& mirror)
+      : m_executor(executor), m_options(options), m_layout(layout), m_mirror(mirror)
+  {
+  }
+
+  bool restore(Diagnostics& out) override { return m_executor.restore(out); }
+  plan::LaunchOutcome launch(bool trace, Diagnostics& out) override
+  {
+    return m_executor.launchWatched(m_layout, trace, m_options.timeoutSeconds, out);
+  }
+  std::optional<double> elapsedUs(Diagnostics& out) override { return m_executor.elapsedUs(out); }
+  void reportHang(ExecResult& result, Diagnostics& out) override
+  {
+    m_executor.reportHang(m_layout, m_options.timeoutSeconds, result, out);
+  }
+  bool collect(bool trace, Diagnostics& out) override
+  {
+    return m_executor.download(m_mirror, trace ? &m_records : nullptr, out);
+  }
+  plan::HostMemory& results() override { return m_mirror; }
+  Trace trace() override
+  {
+    Trace trace = traceFromRecords(m_mirror.plan, m_layout, m_executor.replicas(), m_records);
+    trace.source = m_executor.traceSource();
+    trace.device = m_executor.deviceDescription();
+    return trace;
+  }
+
+private:
+  BlockExecutor& m_executor;
+  const ExecOptions& m_options;
+  const BlockLayout& m_layout;
+  plan::HostMemory& m_mirror;
+  std::vector<std::uint64_t> m_records;
+};
+
 ExecResult BlockExecutor::run(const Program& program, const ExecOptions& options)
 {
   ExecResult result;
@@ -159,57 +192,20 @@ ExecResult BlockExecutor::run(const Program& program, const ExecOptions& options
     plan::HostMemory mirror(std::move(*plan));
     const BlockLayout layout = layoutBlocks(mirror.plan);
     plan::initialiseMemory(program, options.dtype, options.op, mirror);
-    if (prepare({mirror.plan, layout, options, mirror}, out))
-      result = runPrepared(program, options, mirror.plan, layout, mirror, out);
+    if (prepare({mirror.plan, layout, options, mirror}, out)) {
+      plan::describePlan(mirror.plan, result);
+      Run run(*this, options, layout, mirror);
+      plan::runIterations(program, options, run, result, out);
+    }
     release();
   } catch (const std::bad_alloc&) {
     release();
-    out.error("exec.memory", "not enough host memory for " + std::to_string(options.bytes) +
-                                 " bytes on each of " + std::to_string(program.ngpus) +
-                                 " ranks (the host copy used for verification)");
+    out.error("exec.memory", plan::memoryMessage("host memory", options.bytes, program.ngpus,
+                                                 "the host copy used for verification"));
   }
+  plan::takeRecordedFailures(out);
   if (result.status == ExecStatus::Failed || !out.empty())
     result.diagnostics = out.take();
-  return result;
-}
-
-ExecResult BlockExecutor::runPrepared(const Program& program, const ExecOptions& options,
-                                      const plan::RunPlan& plan, const BlockLayout& layout,
-                                      plan::HostMemory& mirror, Diagnostics& out)
-{
-  ExecResult result;
-  plan::describePlan(plan, result);
-  const int total = options.warmup + options.iterations;
-  for (int iteration = 0; iteration < total; ++iteration) {
-    if (iteration > 0 && !restore(out))
-      return result;
-    // Only the verified last run is traced, so the trace shows the data that was checked.
-    const bool trace = options.trace && iteration == total - 1;
-    const Outcome outcome = launchWatched(layout, trace, options.timeoutSeconds, out);
-    if (outcome == Outcome::Failed)
-      return result;
-    if (outcome == Outcome::Hung) {
-      reportHang(layout, options.timeoutSeconds, result, out);
-      return result;
-    }
-    if (iteration >= options.warmup)
-      result.iterationUs.push_back(elapsedUs());
-  }
-  std::vector<std::uint64_t> records;
-  if (!download(mirror, options.trace ? &records : nullptr, out))
-    return result;
-  plan::Verification verification = plan::verifyResult(program, options, mirror);
-  result.status = verification.status;
-  result.wrong = verification.wrong;
-  result.checked = verification.checked;
-  result.firstWrong = verification.firstWrong;
-  result.verification = std::move(verification.note);
-  if (options.trace) {
-    result.trace = traceFromRecords(plan, layout, replicas(), records);
-    result.trace.source = traceSource();
-    result.trace.device = deviceDescription();
-    result.trace.bytes = options.bytes;
-  }
   return result;
 }
 
@@ -217,31 +213,18 @@ void BlockExecutor::reportHang(const BlockLayout& layout, double timeoutSeconds,
                                Diagnostics& out)
 {
   const BlockStatus* status = statuses();
-  result.blocked = blockedPositions(layout, status, replicas());
+  std::vector<BlockedPosition> blocked = blockedPositions(layout, status, replicas());
   int neverStarted = 0;
   for (std::size_t i = 0; i < layout.blocks.size() * static_cast<std::size_t>(replicas()); ++i)
     neverStarted += readStatusWord(status[i].started) == 0 ? 1 : 0;
-  std::vector<Location> related;
-  for (const BlockedPosition& position : result.blocked) {
-    Location location;
-    location.rank = position.rank;
-    location.tb = position.tb;
-    location.step = position.step;
-    related.push_back(location);
-  }
-  std::string message = "no progress for " + formatSeconds(timeoutSeconds) +
-                        " s: " + std::to_string(result.blocked.size()) +
-                        " threadblocks are blocked; the watchdog stopped the run";
-  if (!result.blocked.empty())
-    message += " (first: " + describe(result.blocked.front()) + ")";
+  std::string detail;
   if (neverStarted > 0) {
-    message += "; " + std::to_string(neverStarted) +
-               " blocks never started (they were not resident beside the others)";
+    detail = "; " + std::to_string(neverStarted) +
+             " blocks never started (they were not resident beside the others)";
   }
-  Diagnostic& hang =
-      out.error("exec.hang", message, related.empty() ? Location{} : related.front());
-  hang.related = std::move(related);
-  result.status = ExecStatus::Hung;
+  const std::size_t count = blocked.size();
+  plan::reportHang(plan::watchdogMessage(timeoutSeconds, count), std::move(blocked), result, out,
+                   detail);
 }
 
 /// Errors the blocks found themselves (a message whose size differs from its receive).
@@ -280,11 +263,11 @@ bool BlockExecutor::waitAfterAbort(double limit)
   return true;
 }
 
-BlockExecutor::Outcome BlockExecutor::launchWatched(const BlockLayout& layout, bool trace,
-                                                    double timeoutSeconds, Diagnostics& out)
+plan::LaunchOutcome BlockExecutor::launchWatched(const BlockLayout& layout, bool trace,
+                                                 double timeoutSeconds, Diagnostics& out)
 {
   if (!start(trace, out))
-    return Outcome::Failed;
+    return plan::LaunchOutcome::Failed;
   const std::size_t runners = layout.blocks.size() * static_cast<std::size_t>(replicas());
   std::uint64_t seen = totalProgress(statuses(), runners);
   Clock::time_point lastChange = Clock::now();
@@ -300,16 +283,16 @@ BlockExecutor::Outcome BlockExecutor::launchWatched(const BlockLayout& layout, b
       if (!waitAfterAbort(std::max(2.0, timeoutSeconds))) {
         out.error("exec.abort", "the run stopped progressing and did not stop after the abort "
                                 "flag was raised; the device may need a reset");
-        return Outcome::Failed;
+        return plan::LaunchOutcome::Failed;
       }
       if (!launchSucceeded(out) || reportBlockErrors(layout, out))
-        return Outcome::Failed;
-      return Outcome::Hung;
+        return plan::LaunchOutcome::Failed;
+      return plan::LaunchOutcome::Hung;
     }
   }
   if (!launchSucceeded(out) || reportBlockErrors(layout, out))
-    return Outcome::Failed;
-  return Outcome::Finished;
+    return plan::LaunchOutcome::Failed;
+  return plan::LaunchOutcome::Finished;
 }
 
 } // namespace cs::gpu

@@ -6,7 +6,7 @@
 // for its dependency flag, then for its incoming message and for room on its outgoing connection;
 // after it, a hasdep step publishes its position. Every wait is abortable (see waiting.h).
 
-#include "exec/cpu/runstate.h"
+#include "exec/cpu/runstate_p.h"
 
 namespace cs::cpu {
 

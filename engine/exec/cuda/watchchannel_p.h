@@ -6,8 +6,8 @@
 // that the next flag release waits for, on the critical path of every step. The host reads and
 // writes them with copies on a stream of its own, which run beside the kernel.
 
-#include "devicebuffers.h"
-#include "exec/gpu/blockprogram.h"
+#include "devicebuffers_p.h"
+#include "exec/block/blockprogram.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -11,7 +11,7 @@
 // memory, when the plan proved that nothing changes it any more (PlannedStep::sendsInPlace); the
 // slot then only bounds the messages in flight, exactly as for a copied message.
 
-#include "waiting.h"
+#include "waiting_p.h"
 
 #include <cstddef>
 #include <cstdint>

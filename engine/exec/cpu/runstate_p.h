@@ -5,9 +5,9 @@
 // the watchdog watches, and the per-thread status it reports from. Owned by CpuExecutor::run;
 // the interpreter (interpreter.h) is the only code that runs on the worker threads.
 
-#include "connection.h"
+#include "connection_p.h"
 #include "exec/plan/hostmemory.h"
-#include "kernels.h"
+#include "kernels_p.h"
 
 #include <array>
 #include <atomic>

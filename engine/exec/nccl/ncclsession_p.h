@@ -12,10 +12,10 @@
 // is the watchdog.
 
 #include "exec/plan/hostmemory.h"
-#include "librarycollective.h"
-#include "ncclcheck.h"
-#include "ncclkernels.h"
-#include "ncclrounds.h"
+#include "librarycollective_p.h"
+#include "ncclkernels_p.h"
+#include "ncclrounds_p.h"
+#include "ncclstatus_p.h"
 
 #include <cuda_runtime_api.h>
 #include <nccl.h>
@@ -133,7 +133,7 @@ private:
     std::thread thread;
   };
 
-  CallSite siteOf(const Rank& rank) const { return {rank.rank, rank.device}; }
+  plan::CallSite siteOf(const Rank& rank) const { return {rank.rank, rank.device, {}}; }
   void* address(Rank& rank, const DataRef& ref) const;
   bool allocate(Rank& rank, void** pointer, std::size_t bytes, const char* what, Diagnostics& out);
   bool createEvents(Rank& rank, std::vector<cudaEvent_t>& events, std::size_t count,

@@ -7,8 +7,8 @@
 // words are written with volatile stores. Only the device pass has bodies: the host pass never runs
 // them.
 
-#include "exec/gpu/blockprogram.h"
-#include "exec/gpu/lowlatency.h"
+#include "exec/block/blockprogram.h"
+#include "exec/block/lowlatency.h"
 #include "exec/plan/elementops.h"
 
 #include <cstdint>

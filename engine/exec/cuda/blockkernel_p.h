@@ -4,8 +4,8 @@
 // (rank, threadblock) of the program), all resident at once, each running the block interpreter
 // (gpu/blockinterpreter.h) to the end of the slicing loop.
 
+#include "exec/block/blockprogram.h"
 #include "exec/executor.h"
-#include "exec/gpu/blockprogram.h"
 
 #include <cuda_runtime_api.h>
 
