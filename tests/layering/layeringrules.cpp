@@ -31,6 +31,8 @@ constexpr Unit units[] = {
     {"engine/analysis", 2},
     {"engine/replay", 2}, // executes a recorded run with the checker's symbolic values
     {"engine/exec/plan", 2},
+    {"engine/exec/block", 2},
+    {"engine/exec/cudart", 2},
     {"engine/exec/cpu", 3},
     {"engine/exec/gpu", 3},
     {"engine/exec/cuda", 3},
@@ -174,8 +176,11 @@ private:
 
   bool isPublicHeader(const std::string& file) const
   {
+    // engine/exec/cudart describes the CUDA runtime's own status type to the two targets that
+    // link it (exec/cuda, exec/nccl); it is compiled only into them, never into cs_engine.
     return (startsWith(file, "engine/") || startsWith(file, "storage/")) &&
-           fs::path(file).extension() == ".h" && !isPrivateHeader(file);
+           !startsWith(file, "engine/exec/cudart/") && fs::path(file).extension() == ".h" &&
+           !isPrivateHeader(file);
   }
 
   /// The file a quoted include names, as the compiler would find it, or "" (a generated file).

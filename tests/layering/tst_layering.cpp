@@ -23,7 +23,6 @@ namespace {
 /// Test files over the limit when the check came, with their length then.
 const QHash<QString, int> testCaps = {
     {"tests/check/tst_staticchecks.cpp", 1059},
-    {"tests/exec/tst_ncclexecutor.cpp", 778},
     {"tests/editor/topology/tst_topologyview.cpp", 755},
     {"tests/check/tst_semantics.cpp", 722},
     {"tests/app/window/tst_mainwindow.cpp", 627},
@@ -96,26 +95,15 @@ void Test_layering::sourceTree_data()
   QTest::addColumn<QStringList>("excluded");
   QTest::addColumn<QString>("knownFailure");
 
-  const QString exec = "engine/exec/";
   QTest::newRow("layer order") << rules::order << "" << QStringList() << "";
-  QTest::newRow("executors apart")
-      << rules::executors << "" << QStringList()
-      << "exec helper (issue 13 item 3): exec/cuda includes exec/gpu's block program";
+  QTest::newRow("executors apart") << rules::executors << "" << QStringList() << "";
   QTest::newRow("private headers") << rules::privateHeader << "" << QStringList() << "";
   QTest::newRow("no Qt in engine and storage") << rules::qt << "" << QStringList() << "";
-  QTest::newRow("public headers") << rules::thirdParty << "" << QStringList{exec} << "";
-  QTest::newRow("public headers of engine/exec")
-      << rules::thirdParty << exec << QStringList()
-      << "exec helper (issue 13 items 4, 5): CUDA and NCCL headers in exec/cuda and exec/nccl "
-         "headers not named _p.h";
-  QTest::newRow("file length") << rules::fileLength << "" << QStringList{"engine/check/", exec}
-                               << "";
+  QTest::newRow("public headers") << rules::thirdParty << "" << QStringList() << "";
+  QTest::newRow("file length") << rules::fileLength << "" << QStringList{"engine/check/"} << "";
   QTest::newRow("file length of engine/check")
       << rules::fileLength << "engine/check/" << QStringList()
       << "check helper (issue 13 item 8): check/symbolicrun.cpp";
-  QTest::newRow("file length of engine/exec")
-      << rules::fileLength << exec << QStringList()
-      << "exec helper (issue 13 item 8): cuda/cudaexecutor.cpp, nccl/ncclrounds.cpp";
 }
 
 void Test_layering::sourceTree()
