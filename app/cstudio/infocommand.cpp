@@ -1,5 +1,6 @@
 #include "commands.h"
 #include "output.h"
+#include "programinput.h"
 
 #include "check/checker.h"
 #include "io/mscclxmlreader.h"
@@ -18,6 +19,7 @@ namespace {
 struct InfoOptions {
   std::string file;
   bool json = false;
+  LoweringChoice lowering;
 };
 
 struct RankSummary {
@@ -67,58 +69,51 @@ int usedChannels(const Program& program)
   return static_cast<int>(channels.size());
 }
 
-int runInfo(const InfoOptions& options)
+void printInfoJson(const InfoOptions& options, const Program& program,
+                   const std::vector<Diagnostic>& readDiagnostics)
 {
-  const ReadResult read = readMscclXmlFile(options.file);
-  if (!read.program) {
-    printDiagnostics(std::cerr, options.file, read.diagnostics);
-    return UsageError;
-  }
-  const Program& program = *read.program;
-  const std::vector<RankSummary> ranks = summariseRanks(program);
   std::vector<std::string> modes;
   for (const CallMode mode : declaredModes(program))
     modes.emplace_back(callModeName(mode));
-
   nlohmann::json accepted = nlohmann::json::object();
   for (const DialectId id : allDialects())
     accepted[std::string(dialect(id).key)] = acceptedBy(program, id);
-
-  if (options.json) {
-    nlohmann::json perRank = nlohmann::json::array();
-    for (const RankSummary& r : ranks) {
-      perRank.push_back({{"rank", r.rank},
-                         {"i_chunks", r.inputChunks},
-                         {"o_chunks", r.outputChunks},
-                         {"s_chunks", r.scratchChunks},
-                         {"threadblocks", r.threadblocks},
-                         {"steps", r.steps},
-                         {"max_steps_per_tb", r.maxStepsPerThreadblock}});
-    }
-    const nlohmann::json object = {
-        {"file", options.file},
-        {"name", program.name},
-        {"collective", program.collSpelling},
-        {"ngpus", program.ngpus},
-        {"protocol", std::string(protocolName(program.proto))},
-        {"nchunksperloop", program.nchunksperloop},
-        {"nchannels", program.nchannels},
-        {"channels_used", usedChannels(program)},
-        {"modes", modes},
-        {"minBytes",
-         program.minBytes ? nlohmann::json(*program.minBytes) : nlohmann::json(nullptr)},
-        {"maxBytes",
-         program.maxBytes ? nlohmann::json(*program.maxBytes) : nlohmann::json(nullptr)},
-        {"written_for", std::string(dialect(detectDialect(program)).key)},
-        {"threadblocks", program.threadblockCount()},
-        {"steps", program.stepCount()},
-        {"ranks", perRank},
-        {"accepted_by", accepted},
-        {"read_diagnostics", diagnosticsToJson(read.diagnostics)}};
-    std::cout << object.dump(2) << '\n';
-    return Ok;
+  nlohmann::json perRank = nlohmann::json::array();
+  for (const RankSummary& r : summariseRanks(program)) {
+    perRank.push_back({{"rank", r.rank},
+                       {"i_chunks", r.inputChunks},
+                       {"o_chunks", r.outputChunks},
+                       {"s_chunks", r.scratchChunks},
+                       {"threadblocks", r.threadblocks},
+                       {"steps", r.steps},
+                       {"max_steps_per_tb", r.maxStepsPerThreadblock}});
   }
+  const nlohmann::json object = {
+      {"file", options.file},
+      {"name", program.name},
+      {"collective", program.collSpelling},
+      {"ngpus", program.ngpus},
+      {"protocol", std::string(protocolName(program.proto))},
+      {"nchunksperloop", program.nchunksperloop},
+      {"nchannels", program.nchannels},
+      {"channels_used", usedChannels(program)},
+      {"modes", modes},
+      {"minBytes", program.minBytes ? nlohmann::json(*program.minBytes) : nlohmann::json(nullptr)},
+      {"maxBytes", program.maxBytes ? nlohmann::json(*program.maxBytes) : nlohmann::json(nullptr)},
+      {"written_for", std::string(dialect(detectDialect(program)).key)},
+      {"threadblocks", program.threadblockCount()},
+      {"steps", program.stepCount()},
+      {"ranks", perRank},
+      {"accepted_by", accepted},
+      {"read_diagnostics", diagnosticsToJson(readDiagnostics)}};
+  std::cout << object.dump(2) << '\n';
+}
 
+void printInfoText(const InfoOptions& options, const Program& program)
+{
+  std::vector<std::string> modes;
+  for (const CallMode mode : declaredModes(program))
+    modes.emplace_back(callModeName(mode));
   std::cout << options.file << '\n'
             << "  name          " << program.name << '\n'
             << "  collective    " << program.collSpelling << " ("
@@ -138,7 +133,7 @@ int runInfo(const InfoOptions& options)
             << "  steps         " << program.stepCount() << " (at most "
             << program.maxStepsPerThreadblock() << " per threadblock)\n\n"
             << "  rank  i_chunks  o_chunks  s_chunks  tbs  steps  max steps/tb\n";
-  for (const RankSummary& r : ranks) {
+  for (const RankSummary& r : summariseRanks(program)) {
     char row[96];
     std::snprintf(row, sizeof row, "  %4d  %8d  %8d  %8d  %3d  %5d  %12d\n", r.rank, r.inputChunks,
                   r.outputChunks, r.scratchChunks, r.threadblocks, r.steps,
@@ -147,13 +142,38 @@ int runInfo(const InfoOptions& options)
   }
   std::cout << "\n  accepted by\n";
   for (const DialectId id : allDialects()) {
-    std::cout << "    " << dialect(id).key << ": "
-              << (accepted[std::string(dialect(id).key)].get<bool>()
-                      ? "yes"
-                      : "no (cstudio validate --dialect " + std::string(dialect(id).key) +
-                            " says why)")
+    const std::string key(dialect(id).key);
+    std::cout << "    " << key << ": "
+              << (acceptedBy(program, id) ? "yes"
+                                          : "no (cstudio validate --dialect " + key + " says why)")
               << '\n';
   }
+}
+
+int runInfo(const InfoOptions& options)
+{
+  // XML is summarised even when it has format errors (they are listed); a design document is
+  // summarised as the Program it lowers to.
+  std::optional<Program> program;
+  std::vector<Diagnostic> diagnostics;
+  if (isDesignPath(options.file)) {
+    ProgramInput input =
+        readProgramInput(options.file, DialectId::Executor, options.lowering, "summarising");
+    program = std::move(input.program);
+    diagnostics = std::move(input.diagnostics);
+  } else {
+    ReadResult read = readMscclXmlFile(options.file);
+    if (!read.program)
+      printDiagnostics(std::cerr, options.file, read.diagnostics);
+    program = std::move(read.program);
+    diagnostics = std::move(read.diagnostics);
+  }
+  if (!program)
+    return UsageError;
+  if (options.json)
+    printInfoJson(options, *program, diagnostics);
+  else
+    printInfoText(options, *program);
   return Ok;
 }
 
@@ -163,10 +183,14 @@ Runner addInfoCommand(CLI::App& app)
 {
   auto options = std::make_shared<InfoOptions>();
   CLI::App* command = app.add_subcommand(
-      "info", "Summarise an MSCCL XML file: collective, ranks, chunks, channels, threadblocks and "
-              "steps per rank, and which runtimes accept it");
-  command->add_option("file", options->file, "MSCCL XML file")->required()->type_name("FILE");
+      "info", "Summarise an MSCCL XML file or the Program a design document lowers to: "
+              "collective, ranks, chunks, channels, threadblocks and steps per rank, and which "
+              "runtimes accept it");
+  command->add_option("file", options->file, "MSCCL XML file or design document (.json)")
+      ->required()
+      ->type_name("FILE");
   command->add_flag("--json", options->json, "Print a JSON object");
+  addLoweringOptions(command, options->lowering);
   return [options] { return runInfo(*options); };
 }
 

@@ -17,6 +17,7 @@ nlohmann::json locationToJson(const Location& location)
   return {{"rank", idOrNull(location.rank)},
           {"tb", idOrNull(location.tb)},
           {"step", idOrNull(location.step)},
+          {"transfer", idOrNull(location.transfer)},
           {"line", location.line > 0 ? nlohmann::json(location.line) : nlohmann::json(nullptr)}};
 }
 

@@ -1,13 +1,10 @@
 #include "programinput.h"
 #include "output.h"
 
-#include "compile/lower.h"
 #include "io/designdocument.h"
 #include "io/mscclxmlreader.h"
 
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 namespace cs::cli {
 
@@ -28,12 +25,23 @@ bool isDesignPath(const std::string& path)
   return path.ends_with(".json");
 }
 
+LowerOptions loweringOptions(const LoweringChoice& choice, const std::string& dialectKey)
+{
+  LowerOptions options;
+  if (!dialectKey.empty())
+    options.dialect = parseDialect(dialectKey).value_or(options.dialect);
+  options.protocol = parseProtocol(choice.protocol).value_or(Protocol::Simple);
+  options.instances = choice.instances;
+  return options;
+}
+
 ProgramInput readProgramInput(const std::string& path, DialectId dialect,
                               const LoweringChoice& lowering, const std::string& purpose)
 {
   ProgramInput input;
   if (!isDesignPath(path)) {
     ReadResult read = readMscclXmlFile(path);
+    input.diagnostics = read.diagnostics;
     if (!read.program || read.hasErrors()) {
       printDiagnostics(std::cerr, path, read.diagnostics);
       std::cerr << path << ": fix the format errors above before " << purpose << '\n';
@@ -42,25 +50,17 @@ ProgramInput readProgramInput(const std::string& path, DialectId dialect,
     input.program = std::move(read.program);
     return input;
   }
-  std::ifstream file(path, std::ios::binary);
-  if (!file) {
-    std::cerr << path << ": cannot be read\n";
-    return input;
-  }
-  std::ostringstream text;
-  text << file.rdbuf();
-  DesignReadResult design = readDesignDocument(text.str());
+  DesignReadResult design = readDesignDocumentFile(path);
   if (!design.document) {
     printDiagnostics(std::cerr, path, design.diagnostics);
     std::cerr << path << ": the design document is not readable\n";
     return input;
   }
-  LowerOptions options;
+  LowerOptions options = loweringOptions(lowering);
   options.dialect = dialect;
-  options.protocol = parseProtocol(lowering.protocol).value_or(Protocol::Simple);
-  options.instances = lowering.instances;
   LowerResult lowered = lowerSchedule(design.document->schedule, options);
   printDiagnostics(std::cerr, path, lowered.diagnostics);
+  input.diagnostics = lowered.diagnostics;
   if (!lowered.program || hasErrors(lowered.diagnostics)) {
     std::cerr << path << ": the schedule cannot be lowered; fix the errors above before " << purpose
               << '\n';

@@ -1,17 +1,20 @@
 #pragma once
 
-// The FILE argument of commands that work on a Program (export, simulate): MSCCL XML is read as
-// it is; a design document (.json) is read and its Schedule lowered with --proto/--instances.
+// The FILE argument of commands that work on a Program (info, export, simulate, run): MSCCL XML
+// is read as it is; a design document (.json) is read and its Schedule lowered with
+// --proto/--instances, as the editor and `cstudio validate` lower it (engine/analysis).
 // One place, so every command accepts both levels the same way.
 
 #include "commands.h"
 
+#include "compile/lower.h"
 #include "model/dialect.h"
 #include "model/program.h"
 #include "model/topology.h"
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace cs::cli {
 
@@ -24,12 +27,16 @@ struct LoweringChoice {
 /// Adds --proto and --instances to `command`, documented as applying to design documents.
 void addLoweringOptions(CLI::App* command, LoweringChoice& choice);
 
+/// The lowering of a design document: `choice` for `dialectKey` ("executor" when empty).
+LowerOptions loweringOptions(const LoweringChoice& choice, const std::string& dialectKey = {});
+
 /// Whether `path` names a design document rather than MSCCL XML.
 bool isDesignPath(const std::string& path);
 
 struct ProgramInput {
   std::optional<Program> program;           ///< absent: the reason is printed on stderr (exit 2)
   std::optional<Topology> embeddedTopology; ///< the topology a design document carries
+  std::vector<Diagnostic> diagnostics;      ///< reading (and lowering) findings, all printed
 };
 
 /// Reads `path` for `purpose` ("exporting", "simulating"), lowering a design document for

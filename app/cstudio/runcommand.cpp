@@ -3,12 +3,12 @@
 
 #include "commands.h"
 #include "output.h"
+#include "programinput.h"
 
 #include "exec/executor.h"
 #include "execbench.h"
 #include "io/bytesize.h"
 #include "io/chrometrace.h"
-#include "io/mscclxmlreader.h"
 #include "io/mscclxmlwriter.h"
 #include "sim/estimates.h"
 
@@ -38,6 +38,7 @@ struct RunOptions {
   std::string sliceBytes;
   std::string tracePath;
   bool json = false;
+  LoweringChoice lowering;
 };
 
 nlohmann::json blockedToJson(const BlockedPosition& position)
@@ -65,18 +66,18 @@ int usage(const std::string& message)
   return UsageError;
 }
 
-int runRun(const RunOptions& options)
+/// Fills `exec` from the command line; an empty string, or why an option is unusable.
+std::string execOptionsFrom(const RunOptions& options, ExecOptions& exec)
 {
-  ExecOptions exec;
   const std::optional<std::int64_t> bytes = parseByteSize(options.bytes);
   const std::optional<DataType> dtype = parseDataType(options.dtype);
   const std::optional<ReduceOp> op = parseReduceOp(options.op);
   if (!bytes)
-    return usage("--bytes " + options.bytes + " is not a size (e.g. 1048576, 64K, 1M)");
+    return "--bytes " + options.bytes + " is not a size (e.g. 1048576, 64K, 1M)";
   if (!dtype)
-    return usage("--dtype " + options.dtype + " is unknown (f32, f16, bf16, f64, i32, u8)");
+    return "--dtype " + options.dtype + " is unknown (f32, f16, bf16, f64, i32, u8)";
   if (!op)
-    return usage("--op " + options.op + " is unknown (sum, prod, min, max)");
+    return "--op " + options.op + " is unknown (sum, prod, min, max)";
   exec.bytes = *bytes;
   exec.dtype = *dtype;
   exec.op = *op;
@@ -98,108 +99,98 @@ int runRun(const RunOptions& options)
   if (!options.sliceBytes.empty()) {
     exec.sliceBytes = parseByteSize(options.sliceBytes);
     if (!exec.sliceBytes || *exec.sliceBytes <= 0)
-      return usage("--slice-bytes " + options.sliceBytes + " is not a size");
+      return "--slice-bytes " + options.sliceBytes + " is not a size";
   }
+  return {};
+}
 
-  std::string error;
-  std::unique_ptr<Executor> executor = makeExecutor(options.backend, &error);
-  if (!executor)
-    return usage(error);
-  const ReadResult read = readMscclXmlFile(options.file);
-  if (!read.program || read.hasErrors()) {
-    printDiagnostics(std::cerr, options.file, read.diagnostics);
-    return UsageError;
-  }
-  const Program& program = *read.program;
-  const ExecResult result = executor->run(program, exec);
-
-  int exitCode = Ok;
-  switch (result.status) {
+int exitCodeOf(ExecStatus status)
+{
+  switch (status) {
   case ExecStatus::Verified:
   case ExecStatus::NotVerified:
-    exitCode = Ok;
-    break;
+    return Ok;
   case ExecStatus::Wrong:
-    exitCode = Problems;
-    break;
+    return Problems;
   case ExecStatus::Hung:
-    exitCode = Hang;
-    break;
+    return Hang;
   case ExecStatus::Failed:
-    exitCode = UsageError;
-    break;
+    return UsageError;
   }
-  if (result.status == ExecStatus::Hung) {
-    for (const BlockedPosition& position : result.blocked)
-      std::cerr << options.file << ": blocked: " << describe(position) << '\n';
-  }
-  if (exec.trace && (result.status == ExecStatus::Verified || result.status == ExecStatus::Wrong ||
-                     result.status == ExecStatus::NotVerified)) {
-    if (const std::string failure =
-            writeTextFileAtomically(options.tracePath, writeChromeTrace(result.trace));
-        !failure.empty())
-      return usage("cannot write the trace: " + failure);
-  }
-  const double us = result.meanUs();
-  const double algbw = us > 0 ? static_cast<double>(exec.bytes) / (us * 1e3) : 0;
-  const double busbw = algbw * busBandwidthFactor(program.collective, program.ngpus);
+  return Ok;
+}
 
-  if (options.json) {
-    nlohmann::json object = {{"file", options.file},
-                             {"backend", options.backend},
-                             {"status", std::string(execStatusName(result.status))},
-                             {"bytes", exec.bytes},
-                             {"count", result.count},
-                             {"type", std::string(dataTypeName(exec.dtype))},
-                             {"redop", std::string(reduceOpName(exec.op))},
-                             {"mode", std::string(callModeName(result.mode))},
-                             {"chunkElements", result.chunkElements},
-                             {"slices", result.slices},
-                             {"timesUs", result.iterationUs},
-                             {"meanUs", us},
-                             {"algbwGBs", algbw},
-                             {"busbwGBs", busbw},
-                             {"wrong", result.wrong},
-                             {"checked", result.checked},
-                             {"verification", result.verification},
-                             {"diagnostics", diagnosticsToJson(result.diagnostics)}};
-    if (!result.libraryCall.empty()) {
-      object["library"] = {{"call", result.libraryCall}, {"timesUs", result.libraryUs}};
-    }
-    object["firstWrong"] = nullptr;
-    if (result.firstWrong) {
-      const WrongElement& w = *result.firstWrong;
-      object["firstWrong"] = {
-          {"rank", w.rank},         {"buffer", std::string(1, bufferLetter(w.buffer))},
-          {"chunk", w.chunk},       {"element", w.element},
-          {"expected", w.expected}, {"actual", w.actual}};
-    }
-    nlohmann::json blocked = nlohmann::json::array();
-    for (const BlockedPosition& position : result.blocked)
-      blocked.push_back(blockedToJson(position));
-    object["blocked"] = blocked;
-    std::cout << object.dump() << '\n';
-    return exitCode;
-  }
+/// What one run measured, in nccl-tests' terms.
+struct Figures {
+  double us = 0;
+  double algbw = 0;
+  double busbw = 0;
+};
 
-  printDiagnostics(std::cerr, options.file, result.diagnostics);
-  if (result.status == ExecStatus::Failed || result.status == ExecStatus::Hung) {
-    std::cout << options.file << ": " << execStatusName(result.status) << '\n';
-    return exitCode;
+Figures figuresOf(const Program& program, const ExecOptions& exec, const ExecResult& result)
+{
+  Figures figures;
+  figures.us = result.meanUs();
+  figures.algbw = figures.us > 0 ? static_cast<double>(exec.bytes) / (figures.us * 1e3) : 0;
+  figures.busbw = figures.algbw * busBandwidthFactor(program.collective, program.ngpus);
+  return figures;
+}
+
+void printRunJson(const RunOptions& options, const ExecOptions& exec, const ExecResult& result,
+                  const Figures& figures)
+{
+  nlohmann::json object = {{"file", options.file},
+                           {"backend", options.backend},
+                           {"status", std::string(execStatusName(result.status))},
+                           {"bytes", exec.bytes},
+                           {"count", result.count},
+                           {"type", std::string(dataTypeName(exec.dtype))},
+                           {"redop", std::string(reduceOpName(exec.op))},
+                           {"mode", std::string(callModeName(result.mode))},
+                           {"chunkElements", result.chunkElements},
+                           {"slices", result.slices},
+                           {"timesUs", result.iterationUs},
+                           {"meanUs", figures.us},
+                           {"algbwGBs", figures.algbw},
+                           {"busbwGBs", figures.busbw},
+                           {"wrong", result.wrong},
+                           {"checked", result.checked},
+                           {"verification", result.verification},
+                           {"diagnostics", diagnosticsToJson(result.diagnostics)}};
+  if (!result.libraryCall.empty()) {
+    object["library"] = {{"call", result.libraryCall}, {"timesUs", result.libraryUs}};
   }
+  object["firstWrong"] = nullptr;
+  if (result.firstWrong) {
+    const WrongElement& w = *result.firstWrong;
+    object["firstWrong"] = {
+        {"rank", w.rank},         {"buffer", std::string(1, bufferLetter(w.buffer))},
+        {"chunk", w.chunk},       {"element", w.element},
+        {"expected", w.expected}, {"actual", w.actual}};
+  }
+  nlohmann::json blocked = nlohmann::json::array();
+  for (const BlockedPosition& position : result.blocked)
+    blocked.push_back(blockedToJson(position));
+  object["blocked"] = blocked;
+  std::cout << object.dump() << '\n';
+}
+
+void printRunText(const RunOptions& options, const Program& program, const ExecOptions& exec,
+                  const ExecResult& result, const Figures& figures)
+{
   std::cout << options.file << ": " << collectiveTitle(program.collective) << ", " << program.ngpus
             << " ranks on " << options.backend << ", " << exec.bytes << " bytes (" << result.count
             << " " << dataTypeName(exec.dtype) << " per rank), " << callModeName(result.mode)
             << ", " << reduceOpName(exec.op) << ", " << result.slices << " slices of "
             << result.chunkElements << "-element chunks\n";
-  std::cout << "  time " << us << " us (mean of " << result.iterationUs.size() << "), algbw "
-            << algbw << " GB/s, busbw " << busbw << " GB/s\n";
+  std::cout << "  time " << figures.us << " us (mean of " << result.iterationUs.size()
+            << "), algbw " << figures.algbw << " GB/s, busbw " << figures.busbw << " GB/s\n";
   if (!result.libraryCall.empty() && !result.libraryUs.empty()) {
     double libraryUs = 0;
     for (const double time : result.libraryUs)
       libraryUs += time / static_cast<double>(result.libraryUs.size());
     std::cout << "  " << result.libraryCall << " on the same data: " << libraryUs
-              << " us (this algorithm takes " << us / libraryUs << "x its time)\n";
+              << " us (this algorithm takes " << figures.us / libraryUs << "x its time)\n";
   }
   if (result.status == ExecStatus::NotVerified) {
     std::cout << "  " << result.verification << '\n';
@@ -213,6 +204,47 @@ int runRun(const RunOptions& options)
     std::cout << "  verified: 0 wrong of " << result.checked << " elements (" << result.verification
               << ")\n";
   }
+}
+
+int runRun(const RunOptions& options)
+{
+  ExecOptions exec;
+  if (const std::string problem = execOptionsFrom(options, exec); !problem.empty())
+    return usage(problem);
+  std::string error;
+  std::unique_ptr<Executor> executor = makeExecutor(options.backend, &error);
+  if (!executor)
+    return usage(error);
+  const ProgramInput input =
+      readProgramInput(options.file, DialectId::Executor, options.lowering, "running");
+  if (!input.program)
+    return UsageError;
+  const Program& program = *input.program;
+  const ExecResult result = executor->run(program, exec);
+
+  const int exitCode = exitCodeOf(result.status);
+  if (result.status == ExecStatus::Hung) {
+    for (const BlockedPosition& position : result.blocked)
+      std::cerr << options.file << ": blocked: " << describe(position) << '\n';
+  }
+  if (exec.trace && (result.status == ExecStatus::Verified || result.status == ExecStatus::Wrong ||
+                     result.status == ExecStatus::NotVerified)) {
+    if (const std::string failure =
+            writeTextFileAtomically(options.tracePath, writeChromeTrace(result.trace));
+        !failure.empty())
+      return usage("cannot write the trace: " + failure);
+  }
+  const Figures figures = figuresOf(program, exec, result);
+  if (options.json) {
+    printRunJson(options, exec, result, figures);
+    return exitCode;
+  }
+  printDiagnostics(std::cerr, options.file, result.diagnostics);
+  if (result.status == ExecStatus::Failed || result.status == ExecStatus::Hung) {
+    std::cout << options.file << ": " << execStatusName(result.status) << '\n';
+    return exitCode;
+  }
+  printRunText(options, program, exec, result, figures);
   return exitCode;
 }
 
@@ -224,7 +256,10 @@ Runner addRunCommand(CLI::App& app)
   CLI::App* command = app.add_subcommand(
       "run", "Run an MSCCL algorithm on real data with an executor, verify the result against a "
              "host reference and report times (like one row of nccl-tests)");
-  command->add_option("file", options->file, "MSCCL XML file")->required()->type_name("FILE");
+  command->add_option("file", options->file, "MSCCL XML file or design document (.json)")
+      ->required()
+      ->type_name("FILE");
+  addLoweringOptions(command, options->lowering);
   command->add_option("--backend", options->backend, "Executor")
       ->check(CLI::IsMember({"cpu", "cuda", "nccl"}))
       ->capture_default_str();

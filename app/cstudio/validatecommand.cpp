@@ -1,7 +1,10 @@
 #include "commands.h"
 #include "output.h"
+#include "programinput.h"
 
+#include "analysis/analysis.h"
 #include "check/checker.h"
+#include "io/designdocument.h"
 #include "io/mscclxmlreader.h"
 
 #include <iostream>
@@ -17,56 +20,107 @@ struct ValidateOptions {
   std::string dialect;
   int fifoSlots = 2;
   int root = -1;
+  LoweringChoice lowering;
 };
+
+/// What validating one file found, whatever level it holds.
+struct Verdict {
+  bool readable = false;
+  bool checked = false; ///< a Program or Schedule was read, so the fields below are set
+  std::vector<Diagnostic> diagnostics;
+  // What was checked, when the file was readable.
+  std::string collectiveSpelling;
+  Collective collective = Collective::AllReduce;
+  int ranks = 0;
+  DialectId dialect = DialectId::Executor;
+};
+
+Verdict validateXml(const std::string& file, const ValidateOptions& options)
+{
+  Verdict verdict;
+  ReadResult read = readMscclXmlFile(file);
+  verdict.diagnostics = read.diagnostics;
+  verdict.readable = read.program && !read.unreadable;
+  if (!read.program)
+    return verdict;
+  verdict.checked = true;
+  verdict.dialect =
+      options.dialect.empty() ? detectDialect(*read.program) : *parseDialect(options.dialect);
+  CheckOptions check;
+  check.dialect = verdict.dialect;
+  check.fifoSlots = options.fifoSlots;
+  if (options.root >= 0)
+    check.root = options.root;
+  // Values the reader had to default would make the semantic passes report noise.
+  check.semantic = !read.hasErrors();
+  const std::vector<Diagnostic> found = checkProgram(*read.program, check);
+  verdict.diagnostics.insert(verdict.diagnostics.end(), found.begin(), found.end());
+  verdict.collectiveSpelling = read.program->collSpelling;
+  verdict.collective = read.program->collective;
+  verdict.ranks = read.program->ngpus;
+  return verdict;
+}
+
+/// A design document gets exactly the editor's problem list (engine/analysis): the Schedule
+/// checks, lowering and the Program checker, each problem naming its transfer.
+Verdict validateDesign(const std::string& file, const ValidateOptions& options)
+{
+  Verdict verdict;
+  DesignReadResult read = readDesignDocumentFile(file);
+  verdict.diagnostics = read.diagnostics;
+  if (!read.document)
+    return verdict;
+  verdict.readable = true;
+  verdict.checked = true;
+  const LowerOptions lowering = loweringOptions(options.lowering, options.dialect);
+  const Analysis analysis = analyseSchedule(read.document->schedule, lowering);
+  const std::vector<Diagnostic> problems = analysis.diagnostics();
+  verdict.diagnostics.insert(verdict.diagnostics.end(), problems.begin(), problems.end());
+  verdict.dialect = lowering.dialect;
+  verdict.collective = read.document->schedule.collective;
+  verdict.collectiveSpelling = analysis.program ? analysis.program->collSpelling
+                                                : std::string(collectiveTitle(verdict.collective));
+  verdict.ranks = read.document->schedule.ranks;
+  return verdict;
+}
+
+void printVerdict(const std::string& file, const Verdict& verdict, bool json)
+{
+  const bool ok = !hasErrors(verdict.diagnostics);
+  if (json) {
+    nlohmann::json object = {
+        {"file", file}, {"ok", ok}, {"diagnostics", diagnosticsToJson(verdict.diagnostics)}};
+    object["collective"] = nullptr;
+    object["ngpus"] = nullptr;
+    object["dialect"] = nullptr;
+    if (verdict.checked) {
+      object["collective"] = verdict.collectiveSpelling;
+      object["ngpus"] = verdict.ranks;
+      object["dialect"] = std::string(dialect(verdict.dialect).key);
+    }
+    std::cout << object.dump() << '\n';
+    return;
+  }
+  printDiagnostics(std::cout, file, verdict.diagnostics);
+  std::cout << file << ": " << (ok ? "ok" : "FAILED");
+  if (verdict.checked) {
+    std::cout << " (" << collectiveTitle(verdict.collective) << ", " << verdict.ranks
+              << " ranks, checked for " << dialect(verdict.dialect).key << ")";
+  }
+  std::cout << ": " << countSummary(verdict.diagnostics) << '\n';
+}
 
 int runValidate(const ValidateOptions& options)
 {
   int exitCode = Ok;
   for (const std::string& file : options.files) {
-    ReadResult read = readMscclXmlFile(file);
-    std::vector<Diagnostic> diagnostics = read.diagnostics;
-    DialectId target = DialectId::Executor;
-    if (read.program) {
-      target =
-          options.dialect.empty() ? detectDialect(*read.program) : *parseDialect(options.dialect);
-      CheckOptions check;
-      check.dialect = target;
-      check.fifoSlots = options.fifoSlots;
-      if (options.root >= 0)
-        check.root = options.root;
-      // Values the reader had to default would make the semantic passes report noise.
-      check.semantic = !read.hasErrors();
-      const std::vector<Diagnostic> found = checkProgram(*read.program, check);
-      diagnostics.insert(diagnostics.end(), found.begin(), found.end());
-    }
-    const bool ok = !hasErrors(diagnostics);
-    if (read.unreadable || !read.program)
+    const Verdict verdict =
+        isDesignPath(file) ? validateDesign(file, options) : validateXml(file, options);
+    if (!verdict.readable)
       exitCode = UsageError;
-    else if (!ok && exitCode == Ok)
+    else if (hasErrors(verdict.diagnostics) && exitCode == Ok)
       exitCode = Problems;
-
-    if (options.json) {
-      nlohmann::json object = {
-          {"file", file}, {"ok", ok}, {"diagnostics", diagnosticsToJson(diagnostics)}};
-      if (read.program) {
-        object["collective"] = read.program->collSpelling;
-        object["ngpus"] = read.program->ngpus;
-        object["dialect"] = std::string(dialect(target).key);
-      } else {
-        object["collective"] = nullptr;
-        object["ngpus"] = nullptr;
-        object["dialect"] = nullptr;
-      }
-      std::cout << object.dump() << '\n';
-      continue;
-    }
-    printDiagnostics(std::cout, file, diagnostics);
-    std::cout << file << ": " << (ok ? "ok" : "FAILED");
-    if (read.program) {
-      std::cout << " (" << collectiveTitle(read.program->collective) << ", " << read.program->ngpus
-                << " ranks, checked for " << dialect(target).key << ")";
-    }
-    std::cout << ": " << countSummary(diagnostics) << '\n';
+    printVerdict(file, verdict, options.json);
   }
   return exitCode;
 }
@@ -78,22 +132,27 @@ Runner addValidateCommand(CLI::App& app)
   auto options = std::make_shared<ValidateOptions>();
   CLI::App* command = app.add_subcommand(
       "validate", "Check MSCCL XML files: format, structure, runtime limits, selection, matching, "
-                  "dependencies, deadlocks, races and the collective's postcondition");
-  command->add_option("files", options->files, "MSCCL XML files")->required()->type_name("FILE");
+                  "dependencies, deadlocks, races and the collective's postcondition; check "
+                  "design documents (.json) as the editor does: the Schedule, then its lowering");
+  command->add_option("files", options->files, "MSCCL XML files or design documents (.json)")
+      ->required()
+      ->type_name("FILE");
   command->add_flag("--json", options->json, "Print one JSON object per file");
   command
       ->add_option("--dialect", options->dialect,
-                   "Target runtime (default: the one the file was written for)")
+                   "Target runtime (default: the one an XML file was written for; executor for "
+                   "a design document)")
       ->check(CLI::IsMember({"classic", "executor", "rccl"}));
   command
       ->add_option("--fifo-slots", options->fifoSlots,
-                   "Messages a connection holds before the sender blocks (deadlock check)")
+                   "Messages a connection holds before the sender blocks (deadlock check; XML)")
       ->check(CLI::Range(1, 1024))
       ->capture_default_str();
   command
       ->add_option("--root", options->root,
-                   "Root rank of a broadcast or reduce (default: inferred when unambiguous)")
+                   "Root rank of a broadcast or reduce (XML; default: inferred when unambiguous)")
       ->check(CLI::NonNegativeNumber);
+  addLoweringOptions(command, options->lowering);
   command->footer("Exit status: 0 no file has an error, 1 some file has an error, 2 usage error "
                   "or unreadable file.");
   return [options] { return runValidate(*options); };

@@ -1,201 +1,27 @@
 #include "analysis.h"
 
-#include "check/checker.h"
-#include "check/schedulecheck.h"
-#include "compile/lift.h"
-
-#include <algorithm>
-#include <numeric>
-#include <tuple>
-
 namespace cs::editor {
-
-namespace {
-
-/// Adds the Program checker's diagnostics; `analysis.origins` must be indexed already, so each
-/// instruction's problem also names the transfer it carries.
-void addProgramProblems(Analysis& analysis, std::vector<Diagnostic> diagnostics)
-{
-  for (Diagnostic& d : diagnostics) {
-    Problem problem;
-    problem.stage = ProblemStage::Program;
-    const Location& at = d.location;
-    if (at.rank >= 0)
-      problem.rank = at.rank;
-    if (at.rank >= 0 && at.tb >= 0)
-      problem.tb = at.tb;
-    if (at.rank >= 0 && at.tb >= 0 && at.step >= 0) {
-      problem.step = at.step;
-      problem.transferId = analysis.transferAt(at.rank, at.tb, at.step);
-    }
-    problem.diagnostic = std::move(d);
-    analysis.problems.push_back(std::move(problem));
-  }
-}
-
-void addProblems(Analysis& analysis, std::vector<Diagnostic> diagnostics, ProblemStage stage)
-{
-  for (Diagnostic& d : diagnostics) {
-    Problem problem;
-    problem.stage = stage;
-    if (stage == ProblemStage::Lifting && d.location.rank >= 0) {
-      problem.rank = d.location.rank;
-      if (d.location.tb >= 0)
-        problem.tb = d.location.tb;
-      if (d.location.tb >= 0 && d.location.step >= 0)
-        problem.step = d.location.step;
-    }
-    if (stage == ProblemStage::Lowering)
-      problem.transferId = d.location.transfer;
-    problem.diagnostic = std::move(d);
-    analysis.problems.push_back(std::move(problem));
-  }
-}
-
-/// Adds the Schedule checks; returns whether they found an error.
-bool addScheduleProblems(Analysis& analysis, const Schedule& schedule)
-{
-  ScheduleCheckResult checked = checkSchedule(schedule);
-  for (std::size_t i = 0; i < checked.diagnostics.size(); ++i) {
-    Problem problem;
-    problem.stage = ProblemStage::Schedule;
-    problem.transferId = checked.diagnostics[i].location.transfer;
-    problem.diagnostic = std::move(checked.diagnostics[i]);
-    analysis.problems.push_back(std::move(problem));
-  }
-  return checked.hasErrors();
-}
-
-void analyseSchedule(Analysis& analysis, const DocumentState& state)
-{
-  const Schedule& schedule = state.design.schedule;
-  analysis.schedule = schedule;
-  const bool scheduleHasErrors = addScheduleProblems(analysis, schedule);
-
-  LowerResult lowered = lowerSchedule(schedule, state.lowering);
-  addProblems(analysis, std::move(lowered.diagnostics), ProblemStage::Lowering);
-  if (!lowered.program)
-    return;
-
-  analysis.origins = std::move(lowered.origins);
-  analysis.indexOrigins();
-
-  CheckOptions options;
-  options.dialect = state.lowering.dialect;
-  options.root = schedule.root;
-  // A wrong Schedule is explained at the Schedule level; the Program checker would only repeat
-  // its postcondition and race findings per instruction. Runtime limits still apply.
-  options.semantic = !scheduleHasErrors;
-  addProgramProblems(analysis, checkProgram(*lowered.program, options));
-  analysis.program = std::move(lowered.program);
-}
-
-void analyseProgram(Analysis& analysis, const DocumentState& state)
-{
-  const Program& program = *state.program;
-  analysis.program = program;
-  LiftResult lifted = liftProgram(program);
-  addProblems(analysis, std::move(lifted.diagnostics), ProblemStage::Lifting);
-  analysis.schedule = std::move(lifted.schedule);
-  analysis.origins = std::move(lifted.origins);
-  analysis.indexOrigins();
-  CheckOptions options;
-  options.dialect = state.lowering.dialect;
-  addProgramProblems(analysis, checkProgram(program, options));
-}
-
-void summarise(Analysis& analysis)
-{
-  std::stable_sort(analysis.problems.begin(), analysis.problems.end(),
-                   [](const Problem& a, const Problem& b) {
-                     return a.diagnostic.severity > b.diagnostic.severity;
-                   });
-  for (std::size_t i = 0; i < analysis.problems.size(); ++i) {
-    const Problem& problem = analysis.problems[i];
-    if (problem.diagnostic.severity == Severity::Error)
-      ++analysis.errors;
-    if (problem.diagnostic.severity == Severity::Warning)
-      ++analysis.warnings;
-    if (problem.transferId >= 0)
-      analysis.problemsByTransfer[problem.transferId].push_back(static_cast<int>(i));
-  }
-}
-
-} // namespace
-
-void Analysis::indexOrigins()
-{
-  m_byPosition.resize(origins.size());
-  std::iota(m_byPosition.begin(), m_byPosition.end(), 0u);
-  m_byTransfer = m_byPosition;
-  const auto position = [this](std::uint32_t i) {
-    const InstructionOrigin& o = origins[i];
-    return std::tuple(o.rank, o.tb, o.step);
-  };
-  std::sort(m_byPosition.begin(), m_byPosition.end(),
-            [&](std::uint32_t a, std::uint32_t b) { return position(a) < position(b); });
-  std::stable_sort(m_byTransfer.begin(), m_byTransfer.end(), [&](std::uint32_t a, std::uint32_t b) {
-    return std::tuple_cat(std::tuple(origins[a].transferId), position(a)) <
-           std::tuple_cat(std::tuple(origins[b].transferId), position(b));
-  });
-}
-
-int Analysis::transferAt(int rank, int tb, int step) const
-{
-  const auto key = std::tuple(rank, tb, step);
-  const auto found = std::lower_bound(m_byPosition.begin(), m_byPosition.end(), key,
-                                      [this](std::uint32_t i, const auto& wanted) {
-                                        const InstructionOrigin& o = origins[i];
-                                        return std::tuple(o.rank, o.tb, o.step) < wanted;
-                                      });
-  if (found == m_byPosition.end())
-    return -1;
-  const InstructionOrigin& o = origins[*found];
-  return std::tuple(o.rank, o.tb, o.step) == key ? o.transferId : -1;
-}
-
-std::vector<InstructionOrigin> Analysis::instructionsOf(int transferId) const
-{
-  auto at =
-      std::lower_bound(m_byTransfer.begin(), m_byTransfer.end(), transferId,
-                       [this](std::uint32_t i, int id) { return origins[i].transferId < id; });
-  std::vector<InstructionOrigin> found;
-  for (; at != m_byTransfer.end() && origins[*at].transferId == transferId; ++at)
-    found.push_back(origins[*at]);
-  return found;
-}
 
 Analysis analyse(const DocumentState& state)
 {
-  Analysis analysis;
   if (state.program)
-    analyseProgram(analysis, state);
-  else
-    analyseSchedule(analysis, state);
-  summarise(analysis);
-  return analysis;
+    return analyseProgram(*state.program, state.lowering);
+  return analyseSchedule(state.design.schedule, state.lowering);
 }
 
 Analysis analyseScheduleOnly(const DocumentState& state, const Analysis& previous)
 {
-  Analysis analysis;
-  analysis.schedule = state.design.schedule;
-  addScheduleProblems(analysis, state.design.schedule);
-  analysis.program = previous.program;
-  analysis.origins = previous.origins;
-  analysis.indexOrigins();
-  analysis.programPending = true;
-  summarise(analysis);
-  return analysis;
+  return analyseScheduleLevel(state.design.schedule, previous);
+}
+
+Analysis finishAnalysis(Analysis scheduleOnly, const DocumentState& state)
+{
+  return finishProgramLevel(std::move(scheduleOnly), state.design.schedule, state.lowering);
 }
 
 bool analysisIsExpensive(const DocumentState& state)
 {
-  // Lowering costs about 1 µs per transfer plus per-threadblock work; below this size the whole
-  // analysis stays well inside a frame (measured: 64-rank ring all-gather, 4,096 transfers,
-  // 4.4 ms; all-to-all with 8,128 threadblocks, 24 ms).
-  constexpr std::size_t kSynchronousTransfers = 2000;
-  return !state.program && state.design.schedule.transfers.size() > kSynchronousTransfers;
+  return !state.program && cs::analysisIsExpensive(state.design.schedule);
 }
 
 } // namespace cs::editor

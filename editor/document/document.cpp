@@ -205,7 +205,9 @@ void Document::commit(const ChangeEvent& event)
     m_analysis = analyseScheduleOnly(m_state, m_analysis);
     m_backgroundGeneration = m_generation;
     m_backgroundApplied = false;
-    m_background.setFuture(QtConcurrent::run([state = m_state] { return analyse(state); }));
+    m_background.setFuture(QtConcurrent::run([scheduleOnly = m_analysis, state = m_state] {
+      return finishAnalysis(scheduleOnly, state);
+    }));
   }
   emit changed(event);
   emit analysisChanged();

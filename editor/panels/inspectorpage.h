@@ -19,10 +19,13 @@ class QFormLayout;
 class QLabel;
 class QSpinBox;
 
+namespace cs {
+struct Problem;
+}
+
 namespace cs::editor {
 
 class Document;
-struct Problem;
 
 class InspectorPage : public QWidget
 {

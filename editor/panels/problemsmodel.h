@@ -13,10 +13,13 @@
 #include <optional>
 #include <vector>
 
+namespace cs {
+struct Problem;
+}
+
 namespace cs::editor {
 
 class Document;
-struct Problem;
 
 class ProblemsModel : public QAbstractItemModel
 {

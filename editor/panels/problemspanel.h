@@ -50,7 +50,7 @@ signals:
   /// The summary changed; the main window shows it in the dock's title.
   void summaryChanged(const QString& summary);
   /// A problem was activated (its target is selected in the document by then).
-  void problemActivated(const cs::editor::Problem& problem);
+  void problemActivated(const cs::Problem& problem);
 
 private:
   /// The severity toggles, the search field and the "checking" note above the tree.

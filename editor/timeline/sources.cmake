@@ -1,6 +1,5 @@
 # The step timeline (issue 6, item 3); paths relative to editor/.
 list(APPEND cs_editor_area_sources
-  timeline/chunkstates.h timeline/chunkstates.cpp
   timeline/replicate.h timeline/replicate.cpp
   timeline/timelinelayout.h timeline/timelinelayout.cpp
   timeline/timelinemodel.h timeline/timelinemodel.cpp

@@ -9,7 +9,7 @@
 // Invariants: rows() is in ChunkStates row order; every data row maps to exactly one visual row
 // (its own, or the summary row of its collapsed buffer or rank); tops are strictly increasing.
 
-#include "chunkstates.h"
+#include "analysis/chunkstates.h"
 
 #include <QRect>
 

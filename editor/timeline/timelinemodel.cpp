@@ -78,7 +78,8 @@ void TimelineModel::rebuild(const std::optional<Schedule>& schedule, const Analy
   if (!sameSchedule) {
     ++m_generation;
     m_schedule = schedule;
-    m_states = schedule ? ChunkStates(*schedule) : ChunkStates();
+    m_states =
+        schedule && analysis.states ? analysis.states : std::make_shared<const ChunkStates>();
     indexTransfers();
   }
 
@@ -107,13 +108,13 @@ void TimelineModel::rebuild(const std::optional<Schedule>& schedule, const Analy
 
 void TimelineModel::indexTransfers()
 {
-  m_byStep.assign(static_cast<std::size_t>(m_states.stepCount()), {});
+  m_byStep.assign(static_cast<std::size_t>(m_states->stepCount()), {});
   m_indexById.clear();
   if (m_schedule) {
     const std::vector<Transfer>& transfers = m_schedule->transfers;
     for (std::size_t i = 0; i < transfers.size(); ++i) {
       const int step = transfers[i].step;
-      if (step >= 0 && step < m_states.stepCount())
+      if (step >= 0 && step < m_states->stepCount())
         m_byStep[static_cast<std::size_t>(step)].push_back(static_cast<int>(i));
       m_indexById.emplace_back(transfers[i].id, static_cast<int>(i));
     }
@@ -124,7 +125,7 @@ void TimelineModel::indexTransfers()
 void TimelineModel::relayout(const CollapseState& collapse)
 {
   m_collapse = collapse;
-  m_layout.rebuild(m_states, collapse, columnCount());
+  m_layout.rebuild(*m_states, collapse, columnCount());
   assignLanes();
 }
 
@@ -193,10 +194,10 @@ int TimelineModel::indexOf(int transferId) const
 
 std::optional<std::pair<qreal, qreal>> TimelineModel::extentOf(const ChunkRef& ref, int count) const
 {
-  const int first = m_states.rowOf(ref);
+  const int first = m_states->rowOf(ref);
   if (first < 0)
     return std::nullopt;
-  const int last = m_states.rowOf({ref.rank, ref.buffer, ref.index + std::max(1, count) - 1});
+  const int last = m_states->rowOf({ref.rank, ref.buffer, ref.index + std::max(1, count) - 1});
   const auto a = m_layout.spanOf(first, 1);
   const auto b = last >= 0 ? m_layout.spanOf(last, 1) : a;
   return std::pair<qreal, qreal>(std::min(a.first, b.first), std::max(a.second, b.second));

@@ -10,7 +10,6 @@
 // overlap get different lanes (greedy interval colouring), so a ring's wrap-around arrow does not
 // hide the others and every arrow stays clickable.
 
-#include "chunkstates.h"
 #include "timelinelayout.h"
 
 #include "document/analysis.h"
@@ -19,6 +18,7 @@
 #include <QPointF>
 #include <QRectF>
 
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -49,7 +49,8 @@ enum class ArrowSeverity : std::uint8_t { None, Warning, Error };
 class TimelineModel
 {
 public:
-  /// Rebuilds everything from the shown Schedule (nullopt: an empty model) and the analysis;
+  /// Rebuilds everything from the shown Schedule (nullopt: an empty model) and the analysis
+  /// (whose chunk states are the Schedule's);
   /// when the Schedule is the one already shown (a background analysis finished), only the
   /// problem marks are refreshed and generation() stays.
   void rebuild(const std::optional<Schedule>& schedule, const Analysis& analysis,
@@ -61,11 +62,11 @@ public:
   /// Incremented by every rebuild(): value ids and labels of an older generation are stale.
   int generation() const { return m_generation; }
   const Schedule& schedule() const { return *m_schedule; }
-  const ChunkStates& states() const { return m_states; }
+  const ChunkStates& states() const { return *m_states; }
   TimelineLayout& layout() { return m_layout; }
   const TimelineLayout& layout() const { return m_layout; }
   /// Columns shown: the states' columns plus the empty column where a new step starts.
-  int columnCount() const { return m_states.columnCount() + 1; }
+  int columnCount() const { return m_states->columnCount() + 1; }
 
   /// Indices into schedule().transfers of the transfers of `step` (empty outside 0..steps).
   const std::vector<int>& transfersOfStep(int step) const;
@@ -89,7 +90,7 @@ private:
   int m_generation = 0;
   CollapseState m_collapse; ///< the one the layout was built with
   std::optional<Schedule> m_schedule;
-  ChunkStates m_states;
+  std::shared_ptr<const ChunkStates> m_states = std::make_shared<const ChunkStates>();
   TimelineLayout m_layout;
   std::vector<std::vector<int>> m_byStep;
   std::vector<int> m_lane;                               ///< per transfer index

@@ -40,7 +40,7 @@ void drawChunkCell(Frame& f, const QRect& r, int dataRow, int column)
     f.p.fillRect(cell, QBrush(f.ink.line, Qt::DiagCrossPattern));
     return;
   }
-  const ValueId value = states.value(dataRow, column);
+  const CellValue value = states.value(dataRow, column);
   const CellSummary& s = states.summary(value);
   if (s.kind == CellKind::Uninitialised) {
     f.p.fillRect(cell, f.ink.base);
@@ -106,7 +106,7 @@ void drawSummaryCell(Frame& f, const QRect& r, const TimelineLayout::Row& row, i
   const int slivers = std::min(n, std::max(1, cell.width()));
   for (int i = 0; i < slivers; ++i) {
     const int dataRow = row.firstRow + i * n / slivers;
-    const ValueId value = states.value(dataRow, column);
+    const CellValue value = states.value(dataRow, column);
     const CellSummary& s = states.summary(value);
     const int x0 = cell.left() + i * cell.width() / slivers;
     const int x1 = cell.left() + (i + 1) * cell.width() / slivers;

@@ -92,7 +92,7 @@ void drawText(Frame& f, const QRect& box, Qt::Alignment align, const QString& te
 }
 
 /// computeFill() once per value id and cache lifetime: a partial sum averages many colours.
-QColor fillOf(Frame& f, ValueId value, const CellSummary& s)
+QColor fillOf(Frame& f, CellValue value, const CellSummary& s)
 {
   std::vector<QRgb>& fills = f.labels->fills;
   if (value >= fills.size())

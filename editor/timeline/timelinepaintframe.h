@@ -90,7 +90,7 @@ struct Frame {
 /// Draws `text` in `box` with one of the frame's fonts, laid out once per cache lifetime.
 void drawText(Frame& f, const QRect& box, Qt::Alignment align, const QString& text, char font);
 /// computeFill() once per value id and cache lifetime: a partial sum averages many colours.
-QColor fillOf(Frame& f, ValueId value, const CellSummary& s);
+QColor fillOf(Frame& f, CellValue value, const CellSummary& s);
 
 void paintCells(Frame& f);
 void paintArrows(Frame& f);

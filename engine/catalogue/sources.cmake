@@ -9,7 +9,4 @@ list(APPEND cs_engine_area_sources
   catalogue/hierarchical.cpp
   catalogue/alltoall.cpp
   catalogue/bruck.cpp
-  check/schedulecheck.h check/schedulecheck.cpp
-  check/scheduledetail_p.h check/schedulesymbolic.cpp
-  check/schedulegeometry.h check/schedulegeometry.cpp
 )

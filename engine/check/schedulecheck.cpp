@@ -1,4 +1,5 @@
 #include "scheduledetail_p.h"
+#include "schedulestates.h"
 
 #include <algorithm>
 #include <unordered_set>
@@ -115,29 +116,28 @@ bool checkTransfer(const Schedule& schedule, const ScheduleGeometry& geometry, c
   return valid;
 }
 
-} // namespace
-
-bool ScheduleCheckResult::hasErrors() const
+/// Broadcast and reduce need a root rank.
+void checkRoot(const Schedule& schedule, ScheduleReport& report)
 {
-  return std::any_of(diagnostics.begin(), diagnostics.end(),
-                     [](const Diagnostic& d) { return d.severity == Severity::Error; });
+  const bool rooted =
+      schedule.collective == Collective::Broadcast || schedule.collective == Collective::Reduce;
+  if (rooted && (!schedule.root || *schedule.root < 0 || *schedule.root >= schedule.ranks)) {
+    report.add(Severity::Error, "schedule.root",
+               "a " + std::string(collectiveTitle(schedule.collective)) +
+                   " needs a root rank in 0.." + std::to_string(schedule.ranks - 1) +
+                   (schedule.root ? " but has " + std::to_string(*schedule.root) : ""),
+               nullptr);
+  }
 }
 
-ScheduleCheckResult checkSchedule(const Schedule& schedule)
-{
-  ScheduleCheckResult result;
-  ScheduleReport report(result);
-  if (schedule.ranks < 1 || static_cast<int>(schedule.buffers.size()) != schedule.ranks) {
-    report.add(Severity::Error, "schedule.shape",
-               "the schedule has " + std::to_string(schedule.ranks) + " ranks and " +
-                   std::to_string(schedule.buffers.size()) +
-                   " buffer descriptions; it needs at least one rank and one description each",
-               nullptr);
-    report.finish();
-    return result;
-  }
-  const ScheduleGeometry geometry = scheduleGeometry(schedule);
+} // namespace
 
+namespace detail {
+
+std::vector<std::size_t> executableTransfers(const Schedule& schedule,
+                                             const ScheduleGeometry& geometry,
+                                             ScheduleReport& report)
+{
   std::unordered_set<int> ids;
   ids.reserve(schedule.transfers.size());
   std::vector<std::size_t> order;
@@ -158,16 +158,33 @@ ScheduleCheckResult checkSchedule(const Schedule& schedule)
     const Transfer& y = schedule.transfers[b];
     return x.step != y.step ? x.step < y.step : x.id < y.id;
   });
+  return order;
+}
 
-  const bool rooted =
-      schedule.collective == Collective::Broadcast || schedule.collective == Collective::Reduce;
-  if (rooted && (!schedule.root || *schedule.root < 0 || *schedule.root >= schedule.ranks)) {
-    report.add(Severity::Error, "schedule.root",
-               "a " + std::string(collectiveTitle(schedule.collective)) +
-                   " needs a root rank in 0.." + std::to_string(schedule.ranks - 1) +
-                   (schedule.root ? " but has " + std::to_string(*schedule.root) : ""),
+} // namespace detail
+
+bool ScheduleCheckResult::hasErrors() const
+{
+  return std::any_of(diagnostics.begin(), diagnostics.end(),
+                     [](const Diagnostic& d) { return d.severity == Severity::Error; });
+}
+
+ScheduleCheckResult checkSchedule(const Schedule& schedule, const ScheduleCheckOptions& options)
+{
+  ScheduleCheckResult result;
+  ScheduleReport report(result);
+  if (!detail::usableShape(schedule)) {
+    report.add(Severity::Error, "schedule.shape",
+               "the schedule has " + std::to_string(schedule.ranks) + " ranks and " +
+                   std::to_string(schedule.buffers.size()) +
+                   " buffer descriptions; it needs at least one rank and one description each",
                nullptr);
+    report.finish();
+    return result;
   }
+  const ScheduleGeometry geometry = scheduleGeometry(schedule);
+  const std::vector<std::size_t> order = detail::executableTransfers(schedule, geometry, report);
+  checkRoot(schedule, report);
 
   std::vector<CallMode> modes;
   if (schedule.inplace)
@@ -180,12 +197,23 @@ ScheduleCheckResult checkSchedule(const Schedule& schedule)
                nullptr);
     modes.push_back(CallMode::OutOfPlace);
   }
+  std::shared_ptr<ScheduleStates> states;
+  if (options.recordStates)
+    states = std::make_shared<ScheduleStates>(detail::unrecordedStates(schedule, geometry));
   for (const CallMode mode : modes) {
     const std::string prefix =
         modes.size() > 1 ? std::string(callModeName(mode)) + ": " : std::string();
-    detail::runSchedulePlane(schedule, geometry, mode, order, prefix, report);
+    // The first mode is the shown one (schedulestates.h).
+    detail::PlaneRecording recording;
+    if (mode == modes.front() && states) {
+      recording.states = states.get();
+      recording.budget =
+          options.stateBudget > 0 ? options.stateBudget : ScheduleStates::kDefaultBudget;
+    }
+    detail::runSchedulePlane(schedule, geometry, mode, order, prefix, report, recording);
   }
   report.finish();
+  result.states = std::move(states);
   return result;
 }
 

@@ -27,19 +27,35 @@
 #include "../model/schedule.h"
 #include "model/diagnostic.h"
 
+#include <cstddef>
+#include <memory>
 #include <vector>
 
 namespace cs {
 
+struct ScheduleStates;
+
 /// Diagnostics of a Schedule, each paired with the transfer it is about.
 struct ScheduleCheckResult {
   std::vector<Diagnostic> diagnostics;
+  /// What every chunk holds after each step (schedulestates.h), when recordStates was asked for
+  /// and the Schedule has a usable shape.
+  std::shared_ptr<const ScheduleStates> states;
 
   bool hasErrors() const;
 };
 
-/// Runs every Schedule check. location.rank and location.step (the schedule step) are set when a
-/// diagnostic is about a transfer, whose message then says "transfer #id". Never throws.
-ScheduleCheckResult checkSchedule(const Schedule& schedule);
+struct ScheduleCheckOptions {
+  /// Also keep the per-step chunk values of the shown call mode (the timeline's cells).
+  bool recordStates = false;
+  /// Value ids recorded at most (ScheduleStates::kDefaultBudget when 0).
+  std::size_t stateBudget = 0;
+};
+
+/// Runs every Schedule check. location.transfer (the transfer id), location.rank and
+/// location.step (the Schedule step) are set when a diagnostic is about a transfer, whose message
+/// then says "transfer #id". Never throws.
+ScheduleCheckResult checkSchedule(const Schedule& schedule,
+                                  const ScheduleCheckOptions& options = {});
 
 } // namespace cs

@@ -12,6 +12,10 @@
 #include <string>
 #include <utility>
 
+namespace cs {
+struct ScheduleStates;
+}
+
 namespace cs::detail {
 
 /// Collects Schedule diagnostics; at most kMaxPerCode of one code, then one summary line.
@@ -44,11 +48,33 @@ inline std::string transferName(const Transfer& transfer)
 /// "rank 2 s[3]"
 std::string chunkRefName(const ChunkRef& ref);
 
+/// Where one plane's per-step states go (schedulestates.h): nowhere when `states` is null.
+/// The caller sets the columns, mode, ranks and geometry; the run fills the rest.
+struct PlaneRecording {
+  ScheduleStates* states = nullptr;
+  std::size_t budget = 0;
+};
+
 /// Executes `schedule` symbolically in `mode` over the transfers `order` (indices into
 /// schedule.transfers, sorted by (step, id), all structurally valid) and reports write conflicts,
 /// races, uninitialised reads and the postcondition. `prefix` starts every message ("in-place: ").
 void runSchedulePlane(const Schedule& schedule, const ScheduleGeometry& geometry, CallMode mode,
                       const std::vector<std::size_t>& order, const std::string& prefix,
-                      ScheduleReport& report);
+                      ScheduleReport& report, const PlaneRecording& recording = {});
+
+/// Whether the Schedule has at least one rank and one buffer description per rank.
+inline bool usableShape(const Schedule& schedule)
+{
+  return schedule.ranks >= 1 && static_cast<int>(schedule.buffers.size()) == schedule.ranks;
+}
+
+/// States with the shown mode, geometry and column count set and nothing recorded yet.
+ScheduleStates unrecordedStates(const Schedule& schedule, const ScheduleGeometry& geometry);
+
+/// The transfers that can be executed (indices into schedule.transfers), sorted by (step, id);
+/// reports the malformed ones and duplicate ids. The shape must be usable.
+std::vector<std::size_t> executableTransfers(const Schedule& schedule,
+                                             const ScheduleGeometry& geometry,
+                                             ScheduleReport& report);
 
 } // namespace cs::detail

@@ -1,4 +1,5 @@
 #include "scheduledetail_p.h"
+#include "schedulestates.h"
 #include "symbolicvalue.h"
 
 #include "../model/collectivespec.h"
@@ -18,10 +19,14 @@ public:
       : m_geometry(geometry), m_mode(mode),
         m_capacity(static_cast<std::size_t>(schedule.ranks) * kBufferCount, 0)
   {
+    // Every declared chunk has a slot (where aliasing puts it), so the recorded states show it.
     for (int r = 0; r < schedule.ranks; ++r) {
-      for (int b = 0; b < kBufferCount; ++b)
-        grow(r, static_cast<Buffer>(b),
-             schedule.buffers[static_cast<std::size_t>(r)].chunks(static_cast<Buffer>(b)));
+      for (int b = 0; b < kBufferCount; ++b) {
+        const Buffer buffer = static_cast<Buffer>(b);
+        const int chunks = schedule.buffers[static_cast<std::size_t>(r)].chunks(buffer);
+        if (chunks > 0)
+          reserve({r, buffer, 0}, chunks);
+      }
     }
   }
 
@@ -43,6 +48,12 @@ public:
     m_base.back() = total;
   }
   std::size_t size() const { return m_base.back(); }
+  /// Hands the layout to recorded states (schedulestates.h).
+  void exportLayout(ScheduleStates& states) const
+  {
+    states.memoryBase = m_base;
+    states.memorySize = m_capacity;
+  }
   ChunkRef memoryOf(const ChunkRef& ref) const { return aliasedChunk(m_geometry, ref, m_mode); }
   /// Slot of chunk `offset` of `ref` (offset < the transfer's count).
   std::size_t slot(const ChunkRef& ref, int offset = 0) const
@@ -135,7 +146,31 @@ public:
   {
   }
 
-  void run(const std::vector<std::size_t>& order)
+  /// Executes the transfers `order` and checks the result; records the states into `record`
+  /// (its columns, mode and geometry set by the caller) unless it is null.
+  void run(const std::vector<std::size_t>& order, ScheduleStates* record, std::size_t budget)
+  {
+    layout(order);
+    if (record)
+      startRecording(*record, budget);
+    int group = 0;
+    for (std::size_t begin = 0; begin < order.size(); ++group) {
+      std::size_t end = begin;
+      const int step = m_schedule.transfers[order[begin]].step;
+      while (end < order.size() && m_schedule.transfers[order[end]].step == step)
+        ++end;
+      runStep(order, begin, end, group);
+      if (record)
+        recordStep(*record, step);
+      begin = end;
+    }
+    checkPostcondition();
+    if (record)
+      finishRecording(*record);
+  }
+
+private:
+  void layout(const std::vector<std::size_t>& order)
   {
     for (const std::size_t i : order) {
       const Transfer& t = m_schedule.transfers[i];
@@ -158,19 +193,47 @@ public:
           m_value[m_slots.slot({r, Buffer::Input, k})] = m_store.singleton(*token);
       }
     }
-    int group = 0;
-    for (std::size_t begin = 0; begin < order.size(); ++group) {
-      std::size_t end = begin;
-      const int step = m_schedule.transfers[order[begin]].step;
-      while (end < order.size() && m_schedule.transfers[order[end]].step == step)
-        ++end;
-      runStep(order, begin, end, group);
-      begin = end;
-    }
-    checkPostcondition();
   }
 
-private:
+  // Recording: column 0 is the start; each step with transfers stores a copy of every slot,
+  // steps without share the previous column, and past the budget nothing more is stored.
+  void startRecording(ScheduleStates& record, std::size_t budget)
+  {
+    m_slots.exportLayout(record);
+    m_fit = std::max<std::size_t>(1, budget / std::max<std::size_t>(1, m_slots.size()));
+    record.storedOf.assign(static_cast<std::size_t>(record.columns), 0);
+    record.computedColumns = record.columns;
+    record.values = m_value;
+    m_recording = true;
+  }
+
+  void recordStep(ScheduleStates& record, int step)
+  {
+    if (!m_recording)
+      return;
+    const std::size_t column = static_cast<std::size_t>(step) + 1;
+    for (std::size_t c = m_recordedColumn + 1; c < column; ++c)
+      record.storedOf[c] = record.storedOf[c - 1];
+    if (m_stored + 1 > m_fit) {
+      record.computedColumns = step + 1;
+      m_recording = false;
+      return;
+    }
+    record.values.insert(record.values.end(), m_value.begin(), m_value.end());
+    record.storedOf[column] = static_cast<std::uint32_t>(m_stored++);
+    m_recordedColumn = column;
+  }
+
+  void finishRecording(ScheduleStates& record)
+  {
+    if (m_recording) {
+      for (std::size_t c = m_recordedColumn + 1; c < record.storedOf.size(); ++c)
+        record.storedOf[c] = record.storedOf[c - 1];
+    }
+    record.tokens = m_tokens;
+    record.store = std::move(m_store);
+  }
+
   static std::vector<int> inputCounts(const Schedule& schedule)
   {
     std::vector<int> counts;
@@ -317,16 +380,20 @@ private:
   std::vector<int> m_stamp;      ///< step group that last wrote the slot
   std::vector<std::size_t> m_stepWriter;
   std::vector<Pending> m_pending;
+  bool m_recording = false;
+  std::size_t m_fit = 1;            ///< stored columns the budget allows
+  std::size_t m_stored = 1;         ///< stored columns so far
+  std::size_t m_recordedColumn = 0; ///< the last column given its own storage
 };
 
 } // namespace
 
 void runSchedulePlane(const Schedule& schedule, const ScheduleGeometry& geometry, CallMode mode,
                       const std::vector<std::size_t>& order, const std::string& prefix,
-                      ScheduleReport& report)
+                      ScheduleReport& report, const PlaneRecording& recording)
 {
   PlaneRun run(schedule, geometry, mode, prefix, report);
-  run.run(order);
+  run.run(order, recording.states, recording.budget);
 }
 
 } // namespace cs::detail

@@ -16,7 +16,7 @@
 //
 // Happens-before is tracked with vector clocks over all threadblocks (program order, send →
 // matching receive, flag publish → the waiter it released); messages and published flags carry
-// snapshots. Start in symbolicrun.cpp at SymbolicRun::run() when changing the semantics.
+// snapshots. Start in symbolicexecute.cpp at State::tryStep() when changing the semantics.
 
 #include "../model/buffergeometry.h"
 #include "../model/program.h"

@@ -73,6 +73,8 @@ public:
   /// The sorted (token, count) entries of a value; empty for kUninitialised.
   std::span<const TokenCount> entries(ValueId value) const;
   bool overflowed() const { return m_overflowed; }
+  /// Ids in use: every value id is below this.
+  std::size_t size() const { return m_values.size(); }
 
 private:
   struct Range {

@@ -9,7 +9,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cerrno>
+#include <fstream>
+#include <sstream>
 #include <string>
+#include <system_error>
 
 namespace cs {
 
@@ -379,6 +383,25 @@ DesignReadResult readDesignDocument(std::string_view text)
     result.diagnostics = out.take();
   }
   return result;
+}
+
+DesignReadResult readDesignDocumentFile(const std::string& path)
+{
+  std::ifstream file(path, std::ios::binary);
+  std::ostringstream text;
+  if (file)
+    text << file.rdbuf();
+  if (!file) {
+    DesignReadResult result;
+    result.diagnostics.push_back(
+        {Severity::Error,
+         "design.io",
+         "cannot read " + path + ": " + std::generic_category().message(errno),
+         {},
+         {}});
+    return result;
+  }
+  return readDesignDocument(text.str());
 }
 
 } // namespace cs

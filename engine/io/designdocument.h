@@ -35,5 +35,7 @@ struct DesignReadResult {
 /// Pretty-printed JSON with "format": "collective-studio-design" and "version".
 std::string writeDesignDocument(const DesignDocument& document);
 DesignReadResult readDesignDocument(std::string_view text);
+/// Reads the file at `path`; a file that cannot be read gives a design.io error.
+DesignReadResult readDesignDocumentFile(const std::string& path);
 
 } // namespace cs

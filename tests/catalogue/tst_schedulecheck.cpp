@@ -4,6 +4,7 @@
 
 #include "catalogue/catalogue.h"
 #include "check/schedulecheck.h"
+#include "check/schedulestates.h"
 #include "support/corpus.h"
 
 #include <QTest>
@@ -65,6 +66,7 @@ private slots:
   void rootAndCustom();
   void inPlaceAliasingPerMode();
   void reduceScatterInPlaceAliasing();
+  void recordsStatesOnlyWhenAsked();
 };
 
 void Test_schedulecheck::correctRingIsClean()
@@ -280,6 +282,35 @@ void Test_schedulecheck::reduceScatterInPlaceAliasing()
   const ScheduleCheckResult r = checkSchedule(s);
   QCOMPARE(withCode(r, "schedule.postcondition").size(), std::size_t{1});
   QVERIFY(r.diagnostics[0].message.find("rank 0 o[0] is uninitialised") != std::string::npos);
+}
+
+void Test_schedulecheck::recordsStatesOnlyWhenAsked()
+{
+  const Schedule schedule = ring();
+  QVERIFY(!checkSchedule(schedule).states);
+  const ScheduleCheckResult checked = checkSchedule(schedule, {.recordStates = true});
+  QVERIFY(checked.diagnostics.empty());
+  QVERIFY(checked.states);
+  const ScheduleStates& states = *checked.states;
+  QCOMPARE(states.columns, schedule.stepCount() + 1);
+  QCOMPARE(states.computedColumns, states.columns);
+  QCOMPARE(states.ranks, schedule.ranks);
+  // Before step 0 rank 1's input chunk 0 holds its own contribution; after the last step the sum
+  // of every rank's, each once.
+  const std::size_t slot = states.slot({1, Buffer::Input, 0});
+  QCOMPARE(formatValue(states.store, states.tokens, states.value(slot, 0)), std::string("r1·c0"));
+  const auto last = states.store.entries(states.value(slot, states.columns - 1));
+  QCOMPARE(static_cast<int>(last.size()), schedule.ranks);
+  for (const TokenCount& entry : last)
+    QCOMPARE(entry.count, 1u);
+  // The same values as executing the Schedule alone.
+  const ScheduleStates alone = executeSchedule(schedule);
+  QCOMPARE(alone.values, states.values);
+  QCOMPARE(alone.storedOf, states.storedOf);
+
+  Schedule shapeless = schedule;
+  shapeless.buffers.pop_back();
+  QVERIFY(!checkSchedule(shapeless, {.recordStates = true}).states);
 }
 
 QTEST_GUILESS_MAIN(Test_schedulecheck)

@@ -30,6 +30,10 @@ class QMenu;
 class QTabWidget;
 class QToolBar;
 
+namespace cs {
+struct Problem;
+}
+
 namespace cs::editor {
 
 class Autosave;
@@ -43,7 +47,6 @@ class StatusSummary;
 class TimelineView;
 class TopologyView;
 struct DocumentState;
-struct Problem;
 
 /// What a MainWindow connects to at construction.
 struct MainWindowOptions {

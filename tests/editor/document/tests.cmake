@@ -1,2 +1,4 @@
 # Tests of editor/document (paths relative to tests/).
 cstudio_add_test(tst_document SOURCES editor/document/tst_document.cpp LIBS cs::editor)
+cstudio_add_test(tst_documentcli SOURCES editor/document/tst_documentcli.cpp LIBS cs::editor)
+cstudio_test_uses_cli(tst_documentcli)

@@ -2,14 +2,14 @@
 // Schedule checks execute it, and how that reads ("r2", "Σ01", "Σ all", double counting, mixed
 // chunks, uninitialised), including in-place aliasing.
 
-#include "timeline/chunkstates.h"
+#include "analysis/analysis.h"
+#include "analysis/chunkstates.h"
 
 #include "catalogue/catalogue.h"
 
 #include <QTest>
 
 using namespace cs;
-using namespace cs::editor;
 
 namespace {
 
@@ -71,6 +71,8 @@ private slots:
   void inPlaceAllGatherSharesInputWithOutput();
   void malformedTransfersAreSkipped();
   void emptyStepsShareStorageAndTheBudgetStopsEarly();
+  void pipelineReusesTheScheduleChecksExecution_data();
+  void pipelineReusesTheScheduleChecksExecution();
 };
 
 void TestChunkStates::ringAllReduceLabelsAfterEachStep_data()
@@ -282,6 +284,54 @@ void TestChunkStates::emptyStepsShareStorageAndTheBudgetStopsEarly()
   QCOMPARE(limited.kind(limited.rowOf(in(1, 0)), 3), CellKind::Uninitialised);
   QCOMPARE(limited.label(limited.rowOf(in(1, 0)), 1), std::string("r0"));
   QVERIFY(!limited.rows()[0].result); // unknown after the last step: no verdict
+}
+
+void TestChunkStates::pipelineReusesTheScheduleChecksExecution_data()
+{
+  QTest::addColumn<Schedule>("schedule");
+  for (const auto& [key, ranks] :
+       std::vector<std::pair<const char*, int>>{{"ring-allreduce", 4},
+                                                {"ring-allgather", 5},
+                                                {"ring-reducescatter", 4},
+                                                {"halving-doubling-allreduce", 8},
+                                                {"binomial-reduce", 6},
+                                                {"bruck-alltoall", 6},
+                                                {"hierarchical-ring-allreduce", 8}})
+    QTest::newRow(key) << *generateAlgorithm(key, {.ranks = ranks}).schedule;
+  // Both call modes declared (the shown one is in place) and a wrong, double-counting step.
+  Schedule both = *generateAlgorithm("ring-allreduce", {.ranks = 3}).schedule;
+  both.outofplace = true;
+  Transfer again = both.transfers.front();
+  again.id = 1000;
+  both.add(again);
+  QTest::newRow("both modes, double counted") << both;
+}
+
+void TestChunkStates::pipelineReusesTheScheduleChecksExecution()
+{
+  // The pipeline's cells come from the Schedule check's own execution; they must read exactly
+  // as an execution of the Schedule on its own.
+  QFETCH(Schedule, schedule);
+  const Analysis analysis = analyseSchedule(schedule, {});
+  QVERIFY(analysis.states);
+  const ChunkStates& recorded = *analysis.states;
+  const ChunkStates alone(schedule);
+  QCOMPARE(recorded.rowCount(), alone.rowCount());
+  QCOMPARE(recorded.columnCount(), alone.columnCount());
+  QCOMPARE(recorded.mode(), alone.mode());
+  for (int row = 0; row < alone.rowCount(); ++row) {
+    const ChunkRow& a = recorded.rows()[static_cast<std::size_t>(row)];
+    const ChunkRow& b = alone.rows()[static_cast<std::size_t>(row)];
+    QCOMPARE(a.result, b.result);
+    QCOMPARE(a.resultCorrect, b.resultCorrect);
+    QCOMPARE(a.sharesWith, b.sharesWith);
+    QCOMPARE(recorded.goalLabel(row), alone.goalLabel(row));
+    for (int column = 0; column < alone.columnCount(); ++column) {
+      QCOMPARE(recorded.label(row, column), alone.label(row, column));
+      QCOMPARE(recorded.fullText(row, column), alone.fullText(row, column));
+      QCOMPARE(recorded.kind(row, column), alone.kind(row, column));
+    }
+  }
 }
 
 QTEST_GUILESS_MAIN(TestChunkStates)

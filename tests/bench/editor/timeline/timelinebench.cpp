@@ -12,10 +12,10 @@
 // --shots writes the screenshots the docs use (timeline-*.png); corpus files are opened as the
 // editor opens them and their model build is timed.
 
+#include "analysis/chunkstates.h"
 #include "document/commands/transfercommands.h"
 #include "document/document.h"
 #include "document/documentfiles.h"
-#include "timeline/chunkstates.h"
 #include "timeline/replicatedialog.h"
 #include "timeline/timelineview.h"
 

@@ -1,34 +1,36 @@
 #pragma once
 
 // What every chunk slot of a Schedule holds before the first step and after each step: the
-// timeline's cells. Qt-free, so tests and benchmarks call it directly.
+// timeline's cells, as rows (one per declared chunk) and columns (column 0 = before step 0,
+// column c = after step c-1). Qt-free; the analysis pipeline (analysis.h) builds it from the
+// Schedule check's own execution, so the Schedule is executed once per edit.
 //
 // Semantics are the Schedule checks' (engine/check/schedulecheck.h): steps run in order; within a
 // step every transfer reads the state before the step and the writes land together (copy:
 // dst = src, reduce: dst = dst ⊕ src); input chunks start as their own token, output and scratch
-// uninitialised. Values are the checker's interned multisets (check/symbolicvalue.h), so double
+// uninitialised. Values are interned multisets of (rank, input chunk) contributions, so double
 // counting shows. The in-place call mode is shown when the Schedule declares it (the output then
-// aliases the input, as schedulegeometry.h says), else out of place.
+// aliases the input), else out of place. Storage (one 32-bit value per memory slot and stored
+// column, empty steps sharing the previous column) is engine/check/schedulestates.h.
 //
-// Storage: one 32-bit value id per memory slot and column (column 0 = before step 0, column c =
-// after step c-1); each column copies the previous one and changes only the written slots, so
-// 64 ranks x 128 steps x 64 chunks is about 2 MB and computes in a few milliseconds.
-//
-// Start here when a cell shows the wrong thing: label() and fullText() turn a value into text,
-// summary() classifies it (which ranks, which chunk, complete or double counted).
+// Start here when a cell shows the wrong thing: label() and fullText() (chunktext.cpp) turn a
+// value into text, summary() classifies it (which ranks, which chunk, complete or double counted).
 
-#include "check/schedulegeometry.h"
-#include "check/symbolicvalue.h"
 #include "model/buffergeometry.h"
 #include "model/schedule.h"
 
+#include <cstddef>
 #include <cstdint>
-#include <optional>
-#include <span>
+#include <memory>
 #include <string>
 #include <vector>
 
-namespace cs::editor {
+namespace cs {
+
+struct ScheduleStates;
+
+/// An interned chunk value: equal ids hold equal values; 0 is uninitialised.
+using CellValue = std::uint32_t;
 
 /// How a cell's value reads, for its colour.
 enum class CellKind : std::uint8_t {
@@ -62,6 +64,7 @@ struct CellSummary {
   std::uint32_t maxCount = 0; ///< how often the most repeated contribution was summed
 };
 
+/// The timeline's cells of one Schedule; immutable once built.
 class ChunkStates
 {
 public:
@@ -69,12 +72,19 @@ public:
   static constexpr std::size_t kDefaultBudget = std::size_t{1} << 26;
 
   /// An empty table (no rows, one column).
-  ChunkStates() = default;
-  /// Executes `schedule`. Transfers the Schedule checks reject as malformed (bad rank, index,
-  /// step or count) are skipped, as the checker skips them. Steps without transfers share the
-  /// previous column's storage, so a stray step 100000 costs no memory; if the stored columns
-  /// still exceed `budget` value ids, the later columns are left uncomputed (computed()).
+  ChunkStates();
+  /// Executes `schedule` on its own (for a Schedule that is not checked, and for tests).
+  /// Transfers the Schedule checks reject as malformed (bad rank, index, step or count) are
+  /// skipped, as the checker skips them. If the stored columns exceed `budget` value ids, the
+  /// later columns are left uncomputed (computed()).
   explicit ChunkStates(const Schedule& schedule, std::size_t budget = kDefaultBudget);
+  /// The cells of `schedule` from the states its Schedule check recorded (null: an empty table).
+  ChunkStates(const Schedule& schedule, std::shared_ptr<const ScheduleStates> states);
+  ~ChunkStates();
+  ChunkStates(const ChunkStates&) = delete;
+  ChunkStates& operator=(const ChunkStates&) = delete;
+  ChunkStates(ChunkStates&&) noexcept;
+  ChunkStates& operator=(ChunkStates&&) noexcept;
 
   CallMode mode() const { return m_mode; }
   int ranks() const { return m_ranks; }
@@ -92,15 +102,9 @@ public:
 
   /// Whether `column` was computed (false only past the memory budget).
   bool computed(int column) const { return column < m_computedColumns; }
-  /// The value of `row` in `column` (0 = before step 0, c = after step c-1); kUninitialised in
-  /// columns that were not computed.
-  ValueId value(int row, int column) const
-  {
-    if (column >= m_computedColumns)
-      return kUninitialised;
-    return m_values[std::size_t{m_storedOf[static_cast<std::size_t>(column)]} * m_slotCount +
-                    m_rows[static_cast<std::size_t>(row)].memory];
-  }
+  /// The value of `row` in `column` (0 = before step 0, c = after step c-1); uninitialised (0)
+  /// in columns that were not computed.
+  CellValue value(int row, int column) const;
   /// Whether step column-1 changed the row's value (false in column 0).
   bool changed(int row, int column) const
   {
@@ -108,7 +112,7 @@ public:
   }
   /// The classification of `value`, computed the first time it is asked for (a paint asks for
   /// the visible cells only; a 64-rank ring has thousands of values).
-  const CellSummary& summary(ValueId value) const
+  const CellSummary& summary(CellValue value) const
   {
     if (!m_summarised[value])
       summarise(value);
@@ -126,29 +130,24 @@ public:
   /// The whole value for tooltips: "Σ{r0·c1, r1·c1}: ranks 0, 1 of 3" and what is wrong with it.
   std::string fullText(int row, int column) const;
   /// True when the symbolic arena overflowed (pathological input): later values are unknown.
-  bool overflowed() const { return m_store.overflowed(); }
+  bool overflowed() const;
 
 private:
-  void summarise(ValueId value) const;
+  void summarise(CellValue value) const;
+  void buildRows(const Schedule& schedule);
+  void buildTokens(const Schedule& schedule);
+  void judgeResults(const Schedule& schedule);
 
+  std::shared_ptr<const ScheduleStates> m_states; ///< never null
   CallMode m_mode = CallMode::OutOfPlace;
   int m_ranks = 0;
   int m_columns = 1;
-  std::size_t m_slotCount = 0;
   std::vector<ChunkRow> m_rows;
   /// First row of each (rank, buffer) in m_rows and the declared chunk counts.
   std::vector<int> m_rowBase;
   std::vector<int> m_rowCount;
   /// First row per memory slot, for chunks reachable only through aliasing.
   std::vector<int> m_rowOfMemory;
-  /// Memory slot layout: first slot of each (rank, memory buffer) and its size.
-  std::vector<std::size_t> m_memoryBase;
-  std::vector<int> m_memorySize;
-  ScheduleGeometry m_geometry;
-  TokenSpace m_tokens;
-  ValueStore m_store{0};
-  std::vector<ValueId> m_values;         ///< stored columns, m_slotCount ids each
-  std::vector<std::uint32_t> m_storedOf; ///< column -> stored column
   int m_computedColumns = 1;
   mutable std::vector<CellSummary> m_summaries;
   mutable std::vector<std::uint8_t> m_summarised;
@@ -160,4 +159,4 @@ private:
   std::vector<int> m_holders;
 };
 
-} // namespace cs::editor
+} // namespace cs
