@@ -20,6 +20,8 @@
 
 #include <QTest>
 
+#include <unistd.h>
+
 #include <chrono>
 #include <map>
 #include <set>
@@ -186,6 +188,26 @@ private slots:
     QCOMPARE(llLayout.stagedSteps, qint64(4 * 6)); // every step of the ring but the last recv
     for (const gpu::ConnectionLayout& connection : llLayout.connections)
       QCOMPARE(gpu::stagingSlotBytes(connection, *ll, 1), qint64(16 * (1 + 32 * 4 / 8)));
+  }
+
+  void aSizeNoMachineHoldsFailsAtOnce()
+  {
+    CS_REQUIRE_GPU();
+    // Each rank's buffers alone as large as this machine's memory: the run must refuse before
+    // touching memory (where the kernel overcommits, an allocation would not fail by itself and
+    // filling it would run until the process is killed), as the CPU executor does.
+    ExecOptions options;
+    options.bytes = static_cast<std::int64_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
+    const std::unique_ptr<Executor> gpu = gpuExecutor();
+    const std::unique_ptr<Executor> cpu = makeExecutor("cpu");
+    for (Executor* executor : {gpu.get(), cpu.get()}) {
+      const ExecResult result = executor->run(makeRingAllReduce({4, 1, Protocol::Simple}), options);
+      QCOMPARE(execStatusName(result.status), std::string_view("failed"));
+      QVERIFY(!result.diagnostics.empty());
+      QCOMPARE(result.diagnostics.front().code, std::string("exec.memory"));
+      QVERIFY2(result.diagnostics.front().message.find("not enough") != std::string::npos,
+               result.diagnostics.front().message.c_str());
+    }
   }
 
   void exchangeRunsToTheEnd()

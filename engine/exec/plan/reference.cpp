@@ -4,8 +4,11 @@
 
 #include "model/collectivespec.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstring>
+#include <new>
 
 namespace cs::plan {
 
@@ -98,9 +101,26 @@ std::int64_t inputValue(DataType type, ReduceOp op, int ranks, int rank, std::in
   return Pattern(type, op, ranks).value(rank, index);
 }
 
+std::int64_t hostMemoryBytes(const RunPlan& plan)
+{
+  std::int64_t chunks = 0;
+  for (const auto& perRank : plan.memoryChunks)
+    for (const int allocation : perRank)
+      chunks += allocation;
+  return chunks * plan.chunkElements * plan.elementSize;
+}
+
 void initialiseMemory(const Program& program, DataType type, ReduceOp op, HostMemory& state)
 {
   const RunPlan& plan = state.plan;
+  // Where the kernel overcommits memory, a size no machine holds would not fail to allocate: it
+  // would be filled page by page until the process is killed. Refuse it up front instead, as the
+  // allocation itself would on a stricter kernel.
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long pageSize = sysconf(_SC_PAGE_SIZE);
+  if (pages > 0 && pageSize > 0 &&
+      hostMemoryBytes(plan) / pageSize >= static_cast<std::int64_t>(pages))
+    throw std::bad_alloc();
   const Pattern pattern(type, op, plan.ranks);
   state.memory.resize(static_cast<std::size_t>(plan.ranks));
   for (int r = 0; r < plan.ranks; ++r) {

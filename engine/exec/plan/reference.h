@@ -30,6 +30,11 @@ inline constexpr std::byte kSentinel{0xff};
 std::int64_t inputValue(DataType type, ReduceOp op, int ranks, int rank, std::int64_t index);
 
 /// Writes each rank's input into its allocations and the sentinel everywhere else.
+/// Bytes of host memory a plan's allocations take on all ranks together.
+std::int64_t hostMemoryBytes(const RunPlan& plan);
+
+/// Allocates every rank's memory and fills the inputs. Throws std::bad_alloc when the plan needs
+/// more memory than the machine has (also where the kernel would overcommit it).
 void initialiseMemory(const Program& program, DataType type, ReduceOp op, HostMemory& state);
 
 struct Verification {
