@@ -1,0 +1,4 @@
+# Unit tests of visualizer/ (QTest offscreen); each area keeps its own list.
+foreach(area session playback views)
+  include(visualizer/${area}.cmake OPTIONAL)
+endforeach()

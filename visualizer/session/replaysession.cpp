@@ -1,0 +1,72 @@
+#include "replaysession.h"
+
+#include "io/chrometracereader.h"
+
+#include <algorithm>
+
+namespace cs::visualizer {
+
+ReplayOpen ReplaySession::open(const Program& program, const Trace& trace,
+                               std::optional<Topology> topology, CallMode mode)
+{
+  ReplayOpen result;
+  replay::ReplayBuild built =
+      replay::ReplayIndex::build(program, trace, topology ? &*topology : nullptr);
+  result.diagnostics = std::move(built.diagnostics);
+  if (built.index) {
+    result.session.reset(new ReplaySession(std::move(*built.index), std::move(topology), mode));
+  }
+  return result;
+}
+
+ReplayOpen ReplaySession::openFile(const Program& program, const QString& tracePath,
+                                   std::optional<Topology> topology, CallMode mode)
+{
+  TraceReadResult read = readChromeTraceFile(tracePath.toStdString());
+  if (!read.trace) {
+    ReplayOpen failed;
+    failed.diagnostics = std::move(read.diagnostics);
+    return failed;
+  }
+  return open(program, *read.trace, std::move(topology), mode);
+}
+
+ReplaySession::ReplaySession(replay::ReplayIndex index, std::optional<Topology> topology,
+                             CallMode mode)
+    : m_index(std::move(index)), m_topology(std::move(topology))
+{
+  m_buffers = std::make_unique<replay::BufferReplay>(m_index.program(), m_index.trace(), mode);
+  for (const auto& [start, end] : m_index.stepSpans())
+    m_stepStarts.push_back(start);
+  std::sort(m_stepStarts.begin(), m_stepStarts.end());
+  m_stepStarts.erase(std::unique(m_stepStarts.begin(), m_stepStarts.end()), m_stepStarts.end());
+  m_state = m_index.at(m_cursorUs);
+}
+
+QString ReplaySession::description() const
+{
+  const Trace& run = trace();
+  if (!run.device.empty())
+    return QString::fromStdString(run.device);
+  return QString::fromStdString(run.source);
+}
+
+void ReplaySession::setCursor(double timeUs)
+{
+  const double clamped = std::clamp(timeUs, startUs(), endUs());
+  if (clamped == m_cursorUs)
+    return;
+  m_cursorUs = clamped;
+  m_state = m_index.at(m_cursorUs);
+  emit cursorChanged(m_cursorUs);
+}
+
+void ReplaySession::setSelection(const ReplaySelection& selection)
+{
+  if (selection == m_selection)
+    return;
+  m_selection = selection;
+  emit selectionChanged();
+}
+
+} // namespace cs::visualizer
