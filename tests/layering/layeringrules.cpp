@@ -31,13 +31,13 @@ constexpr Unit units[] = {
     {"engine/analysis", 2},
     {"engine/replay", 2}, // executes a recorded run with the checker's symbolic values
     {"engine/exec/plan", 2},
-    {"engine/exec/block", 2},
-    {"engine/exec/cudart", 2},
-    {"engine/exec/cpu", 3},
-    {"engine/exec/gpu", 3},
-    {"engine/exec/cuda", 3},
-    {"engine/exec/nccl", 3},
-    {"engine/exec/backends.cpp", 4},
+    {"engine/exec/block", 3}, // the block program the CUDA kernel runs and gpu/ emulates
+    {"engine/exec/cudart", 3},
+    {"engine/exec/cpu", 4},
+    {"engine/exec/gpu", 4},
+    {"engine/exec/cuda", 4},
+    {"engine/exec/nccl", 4},
+    {"engine/exec/backends.cpp", 5},
     {"storage", 10},
     {"editor/style", 20},
     {"editor/document", 20},
@@ -51,7 +51,7 @@ constexpr Unit units[] = {
     {"app/collective-studio", 41},
     {"app/cstudio", 41},
 };
-constexpr int executorRank = 3;
+constexpr int executorRank = 4;
 
 /// The folders that hold product code; tests/ is read for the file length only.
 const char* const productDirs[] = {"engine", "storage", "editor", "visualizer", "app"};

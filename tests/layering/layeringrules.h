@@ -10,8 +10,10 @@
 //       interface and what every backend polls with)
 //    2  engine/analysis (check + compile + model), engine/replay (a recorded run executed with
 //       the checker's symbolic values), engine/exec/plan (what every backend shares)
-//    3  engine/exec/cpu, gpu, cuda, nccl (the executors: never each other)
-//    4  engine/exec/backends.cpp (the registry: the one file that names every executor)
+//    3  engine/exec/block (the block program the CUDA kernel runs and exec/gpu emulates),
+//       engine/exec/cudart (the CUDA runtime's status type for exec/cuda and exec/nccl)
+//    4  engine/exec/cpu, gpu, cuda, nccl (the executors: never each other)
+//    5  engine/exec/backends.cpp (the registry: the one file that names every executor)
 //   10  storage
 //   20  editor/style, editor/document
 //   21  editor/program, editor/timeline, editor/topology
