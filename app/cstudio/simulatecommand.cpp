@@ -138,36 +138,26 @@ int runSweep(const Program& program, const Topology& topology, SimOptions sim,
   return exitCode;
 }
 
-int runSimulate(const SimulateOptions& options)
+/// The topology to simulate on: --topology, else the one the design document embeds; absent
+/// (with the reason printed) when there is none or it cannot be read.
+std::optional<Topology> simulationTopology(const SimulateOptions& options, ProgramInput& input)
 {
-  if (options.bench)
-    return bench::runSimBench({}, std::cout) == 0 ? Ok : Problems;
-  if (options.file.empty()) {
-    std::cerr << "cstudio simulate: give FILE and --topology (or --bench)\n";
-    return UsageError;
-  }
-  // The simulator is runtime-neutral: the executor dialect only bounds threadblocks and channels.
-  ProgramInput input =
-      readProgramInput(options.file, DialectId::Executor, options.lowering, "simulating");
-  if (!input.program)
-    return UsageError;
   if (options.topology.empty() && !input.embeddedTopology) {
     std::cerr << "cstudio simulate: give --topology (" << options.file << " embeds no topology)\n";
-    return UsageError;
+    return std::nullopt;
   }
-  TopologyReadResult loaded;
-  if (!options.topology.empty()) {
-    loaded = loadTopology(options.topology, {options.bandwidth, options.latency});
-    if (!loaded.topology) {
-      printDiagnostics(std::cerr, options.topology, loaded.diagnostics);
-      return UsageError;
-    }
-  } else {
-    loaded.topology = std::move(input.embeddedTopology);
-  }
-  const Topology& topology = *loaded.topology;
-  const Program& program = *input.program;
+  if (options.topology.empty())
+    return std::move(input.embeddedTopology);
+  TopologyReadResult loaded = loadTopology(options.topology, {options.bandwidth, options.latency});
+  if (!loaded.topology)
+    printDiagnostics(std::cerr, options.topology, loaded.diagnostics);
+  return std::move(loaded.topology);
+}
 
+/// The simulator's options from the command line; absent (with the reason printed) on a bad
+/// --slice.
+std::optional<SimOptions> simulationOptions(const SimulateOptions& options, const Program& program)
+{
   SimOptions sim;
   ProtocolParams protocol = defaultProtocolParams(program.proto);
   if (options.efficiency)
@@ -178,36 +168,34 @@ int runSimulate(const SimulateOptions& options)
     const std::optional<std::int64_t> slice = parseByteSize(*options.slice); // 0: one per chunk
     if (!slice) {
       std::cerr << "cstudio simulate: --slice " << *options.slice << " is not a size\n";
-      return UsageError;
+      return std::nullopt;
     }
     protocol.sliceBytes = *slice;
   }
   sim.protocol = protocol;
   sim.localGBps = options.localGBps;
   sim.fifoSlots = options.fifoSlots;
+  return sim;
+}
 
-  if (!options.sweep.empty()) {
-    const std::size_t colon = options.sweep.find(':');
-    const auto from = parseByteSize(options.sweep.substr(0, colon));
-    const auto to =
-        colon == std::string::npos ? std::nullopt : parseByteSize(options.sweep.substr(colon + 1));
-    if (!from || !to || *from <= 0 || *from > *to) {
-      std::cerr << "cstudio simulate: --sweep expects MIN:MAX sizes such as 1K:1G\n";
-      return UsageError;
-    }
-    return runSweep(program, topology, sim, options, *from, *to);
-  }
-  const std::optional<std::int64_t> bytes = parseByteSize(options.bytes);
-  if (!bytes) {
-    std::cerr << "cstudio simulate: --bytes " << options.bytes
-              << " is not a size (examples: 4096, 64K, 1M, 1G)\n";
+int runSweepOption(const SimulateOptions& options, const Program& program, const Topology& topology,
+                   const SimOptions& sim)
+{
+  const std::size_t colon = options.sweep.find(':');
+  const auto from = parseByteSize(options.sweep.substr(0, colon));
+  const auto to =
+      colon == std::string::npos ? std::nullopt : parseByteSize(options.sweep.substr(colon + 1));
+  if (!from || !to || *from <= 0 || *from > *to) {
+    std::cerr << "cstudio simulate: --sweep expects MIN:MAX sizes such as 1K:1G\n";
     return UsageError;
   }
-  sim.bytes = *bytes;
-  sim.recordEvents = !options.traceFile.empty();
-  sim.recordUtilisation = !options.traceFile.empty();
-  const SimResult result = simulateProgram(program, topology, sim);
+  return runSweep(program, topology, sim, options, *from, *to);
+}
 
+/// Prints one simulation (text or JSON) and writes its trace when asked.
+int reportSimulation(const SimulateOptions& options, const Program& program,
+                     const Topology& topology, const SimOptions& sim, const SimResult& result)
+{
   if (!options.traceFile.empty() && result.ok) {
     std::ofstream out(options.traceFile, std::ios::binary);
     out << writeChromeTrace(result.trace, &topology);
@@ -237,6 +225,41 @@ int runSimulate(const SimulateOptions& options)
     }
   }
   return result.ok ? Ok : Problems;
+}
+
+int runSimulate(const SimulateOptions& options)
+{
+  if (options.bench)
+    return bench::runSimBench({}, std::cout) == 0 ? Ok : Problems;
+  if (options.file.empty()) {
+    std::cerr << "cstudio simulate: give FILE and --topology (or --bench)\n";
+    return UsageError;
+  }
+  // The simulator is runtime-neutral: the executor dialect only bounds threadblocks and channels.
+  ProgramInput input =
+      readProgramInput(options.file, DialectId::Executor, options.lowering, "simulating");
+  if (!input.program)
+    return UsageError;
+  const std::optional<Topology> topology = simulationTopology(options, input);
+  if (!topology)
+    return UsageError;
+  const Program& program = *input.program;
+  std::optional<SimOptions> sim = simulationOptions(options, program);
+  if (!sim)
+    return UsageError;
+  if (!options.sweep.empty())
+    return runSweepOption(options, program, *topology, *sim);
+  const std::optional<std::int64_t> bytes = parseByteSize(options.bytes);
+  if (!bytes) {
+    std::cerr << "cstudio simulate: --bytes " << options.bytes
+              << " is not a size (examples: 4096, 64K, 1M, 1G)\n";
+    return UsageError;
+  }
+  sim->bytes = *bytes;
+  sim->recordEvents = !options.traceFile.empty();
+  sim->recordUtilisation = !options.traceFile.empty();
+  const SimResult result = simulateProgram(program, *topology, *sim);
+  return reportSimulation(options, program, *topology, *sim, result);
 }
 
 } // namespace
