@@ -282,94 +282,152 @@ struct Subcommand {
   bool writes = false;
 };
 
+/// Registers the library's subcommands, each with the options it takes.
+class LibraryCommandBuilder
+{
+public:
+  LibraryCommandBuilder(CLI::App* command, std::shared_ptr<LibraryOptions> options)
+      : m_command(command), m_options(std::move(options))
+  {
+    common(m_command);
+  }
+
+  std::shared_ptr<std::vector<Subcommand>> subcommands() const { return m_subcommands; }
+
+  void addBrowsing()
+  {
+    filters(add(
+        "list", "List algorithms",
+        [](storage::Library& l, const LibraryOptions& o) { return runList(l, o, false); }, false));
+    CLI::App* show = add("show", "Show an algorithm and one version", runShow, false);
+    nameArgument(show);
+    show->add_option("--version", m_options->version, "Version number (default: the newest)")
+        ->check(CLI::PositiveNumber);
+    show->add_flag("--xml", m_options->xml, "Print the version's MSCCL XML");
+    show->add_flag("--design", m_options->design, "Print the version's design document");
+    nameArgument(add("history", "List the versions of an algorithm", runHistory, false));
+  }
+
+  void addVersions()
+  {
+    CLI::App* diff = add("diff",
+                         "Compare two versions: ranks, threadblocks, steps, verdict and "
+                         "transfers added or removed",
+                         runDiff, false);
+    nameArgument(diff);
+    diff->add_option("from", m_options->from, "Older version number")
+        ->required()
+        ->check(CLI::PositiveNumber);
+    diff->add_option("to", m_options->to, "Newer version number")
+        ->required()
+        ->check(CLI::PositiveNumber);
+    CLI::App* restore = add("restore", "Make an old version the newest again", runRestore, true);
+    nameArgument(restore);
+    restore->add_option("version", m_options->version, "Version number to restore")
+        ->required()
+        ->check(CLI::PositiveNumber);
+    restore->add_option("-m,--message", m_options->message, "Message of the new version");
+  }
+
+  void addSearch()
+  {
+    CLI::App* search = add(
+        "search", "Full-text search over names, tags and notes",
+        [](storage::Library& l, const LibraryOptions& o) { return runList(l, o, true); }, false);
+    search->add_option("words", m_options->words, "Words (prefixes) that must all match");
+    filters(search);
+  }
+
+  void addFolders()
+  {
+    add("import", "Import every *.xml file of a folder (progress on stderr)", runImport, true)
+        ->add_option("folder", m_options->folder, "Folder of MSCCL XML files")
+        ->required();
+    add("export", "Export every algorithm, version and topology to a folder", runExport, false)
+        ->add_option("folder", m_options->folder, "Destination folder")
+        ->required();
+  }
+
+  void addRunsAndRemoval()
+  {
+    nameArgument(add("runs", "Benchmark history: every run of every version", runRuns, false));
+    nameArgument(
+        add("delete", "Delete an algorithm with its versions, runs and traces", runDelete, true));
+  }
+
+  CLI::App* addBench()
+  {
+    CLI::App* benchmark = m_command->add_subcommand(
+        "bench", "Benchmark the library: list and search over many algorithms, saving a large "
+                 "version (ratios against bare SQLite measured in the same run)");
+    benchmark->add_option("--algorithms", m_options->bench.algorithms, "Algorithms to create")
+        ->check(CLI::Range(10, 1000000))
+        ->capture_default_str();
+    benchmark->add_option("--xml", m_options->bench.largeXml,
+                          "MSCCL XML to save as the large version (default: a generated ring)");
+    benchmark->add_option("--repeat", m_options->bench.repeats, "Runs per measurement")
+        ->check(CLI::Range(1, 1000))
+        ->capture_default_str();
+    return benchmark;
+  }
+
+private:
+  void common(CLI::App* sub)
+  {
+    sub->add_option("--library", m_options->library,
+                    "Library file (default: $CSTUDIO_LIBRARY, else the XDG data directory)")
+        ->type_name("PATH");
+    sub->add_flag("--json", m_options->json, "Print JSON");
+  }
+
+  CLI::App* add(const char* name, const char* description, Action action, bool writes)
+  {
+    CLI::App* sub = m_command->add_subcommand(name, description);
+    common(sub);
+    sub->footer("Exit status: 0 success, 1 some input was not imported (import), 2 usage error, "
+                "unknown name, or a library that cannot be opened or written.");
+    m_subcommands->push_back({sub, action, writes});
+    return sub;
+  }
+
+  void nameArgument(CLI::App* sub)
+  {
+    sub->add_option("name", m_options->name, "Algorithm name")->required();
+  }
+
+  void filters(CLI::App* sub)
+  {
+    sub->add_option("--collective", m_options->collective, "Only this collective (any spelling)");
+    sub->add_option("--ranks", m_options->ranks, "Only this rank count")
+        ->check(CLI::PositiveNumber);
+    sub->add_option("--limit", m_options->limit, "At most this many results")
+        ->check(CLI::PositiveNumber);
+  }
+
+  CLI::App* m_command;
+  std::shared_ptr<LibraryOptions> m_options;
+  std::shared_ptr<std::vector<Subcommand>> m_subcommands =
+      std::make_shared<std::vector<Subcommand>>();
+};
+
 } // namespace
 
 Runner addLibraryCommand(CLI::App& app)
 {
   auto options = std::make_shared<LibraryOptions>();
-  auto subcommands = std::make_shared<std::vector<Subcommand>>();
   CLI::App* command = app.add_subcommand(
       "library", "The algorithm library: versioned algorithms, topologies, runs and traces in "
                  "SQLite (default ~/.local/share/collective-studio/library.sqlite, or "
                  "$CSTUDIO_LIBRARY)");
   command->require_subcommand(1);
-  const auto common = [&options](CLI::App* sub) {
-    sub->add_option("--library", options->library,
-                    "Library file (default: $CSTUDIO_LIBRARY, else the XDG data directory)")
-        ->type_name("PATH");
-    sub->add_flag("--json", options->json, "Print JSON");
-  };
-  common(command);
-  const auto add = [&](const char* name, const char* description, Action action, bool writes) {
-    CLI::App* sub = command->add_subcommand(name, description);
-    common(sub);
-    sub->footer("Exit status: 0 success, 1 some input was not imported (import), 2 usage error, "
-                "unknown name, or a library that cannot be opened or written.");
-    subcommands->push_back({sub, action, writes});
-    return sub;
-  };
-  const auto nameArgument = [&options](CLI::App* sub) {
-    sub->add_option("name", options->name, "Algorithm name")->required();
-  };
-  const auto filters = [&options](CLI::App* sub) {
-    sub->add_option("--collective", options->collective, "Only this collective (any spelling)");
-    sub->add_option("--ranks", options->ranks, "Only this rank count")->check(CLI::PositiveNumber);
-    sub->add_option("--limit", options->limit, "At most this many results")
-        ->check(CLI::PositiveNumber);
-  };
-
-  filters(add(
-      "list", "List algorithms",
-      [](storage::Library& l, const LibraryOptions& o) { return runList(l, o, false); }, false));
-  CLI::App* show = add("show", "Show an algorithm and one version", runShow, false);
-  nameArgument(show);
-  show->add_option("--version", options->version, "Version number (default: the newest)")
-      ->check(CLI::PositiveNumber);
-  show->add_flag("--xml", options->xml, "Print the version's MSCCL XML");
-  show->add_flag("--design", options->design, "Print the version's design document");
-  nameArgument(add("history", "List the versions of an algorithm", runHistory, false));
-  CLI::App* diff = add("diff",
-                       "Compare two versions: ranks, threadblocks, steps, verdict and "
-                       "transfers added or removed",
-                       runDiff, false);
-  nameArgument(diff);
-  diff->add_option("from", options->from, "Older version number")
-      ->required()
-      ->check(CLI::PositiveNumber);
-  diff->add_option("to", options->to, "Newer version number")
-      ->required()
-      ->check(CLI::PositiveNumber);
-  CLI::App* restore = add("restore", "Make an old version the newest again", runRestore, true);
-  nameArgument(restore);
-  restore->add_option("version", options->version, "Version number to restore")
-      ->required()
-      ->check(CLI::PositiveNumber);
-  restore->add_option("-m,--message", options->message, "Message of the new version");
-  CLI::App* search = add(
-      "search", "Full-text search over names, tags and notes",
-      [](storage::Library& l, const LibraryOptions& o) { return runList(l, o, true); }, false);
-  search->add_option("words", options->words, "Words (prefixes) that must all match");
-  filters(search);
-  add("import", "Import every *.xml file of a folder (progress on stderr)", runImport, true)
-      ->add_option("folder", options->folder, "Folder of MSCCL XML files")
-      ->required();
-  add("export", "Export every algorithm, version and topology to a folder", runExport, false)
-      ->add_option("folder", options->folder, "Destination folder")
-      ->required();
-  nameArgument(add("runs", "Benchmark history: every run of every version", runRuns, false));
-  nameArgument(
-      add("delete", "Delete an algorithm with its versions, runs and traces", runDelete, true));
-  CLI::App* benchmark = command->add_subcommand(
-      "bench", "Benchmark the library: list and search over many algorithms, saving a large "
-               "version (ratios against bare SQLite measured in the same run)");
-  benchmark->add_option("--algorithms", options->bench.algorithms, "Algorithms to create")
-      ->check(CLI::Range(10, 1000000))
-      ->capture_default_str();
-  benchmark->add_option("--xml", options->bench.largeXml,
-                        "MSCCL XML to save as the large version (default: a generated ring)");
-  benchmark->add_option("--repeat", options->bench.repeats, "Runs per measurement")
-      ->check(CLI::Range(1, 1000))
-      ->capture_default_str();
+  LibraryCommandBuilder builder(command, options);
+  builder.addBrowsing();
+  builder.addVersions();
+  builder.addSearch();
+  builder.addFolders();
+  builder.addRunsAndRemoval();
+  CLI::App* benchmark = builder.addBench();
+  auto subcommands = builder.subcommands();
 
   return [options, subcommands, benchmark]() -> int {
     if (benchmark->parsed())
