@@ -23,89 +23,108 @@ QAction* separator(QObject* parent)
   return action;
 }
 
+/// An action of the timeline's toolbar and context menu, added to `view` so its shortcut works.
+QAction* makeAction(QWidget* view, TimelineIcon icon, const QString& text, const QString& tip,
+                    const QKeySequence& shortcut = {})
+{
+  auto* action = new QAction(timelineIcon(icon), text, view);
+  action->setToolTip(tip);
+  action->setStatusTip(tip);
+  if (!shortcut.isEmpty()) {
+    action->setShortcut(shortcut);
+    // Only while the timeline has focus: other views bind the same keys to their own verbs.
+    action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+  }
+  view->addAction(action);
+  return action;
+}
+
+/// Makes `actions` checkable and mutually exclusive, the first one checked.
+void makeExclusive(QObject* owner, std::initializer_list<QAction*> actions)
+{
+  auto* group = new QActionGroup(owner);
+  for (QAction* action : actions) {
+    action->setCheckable(true);
+    group->addAction(action);
+  }
+  (*actions.begin())->setChecked(true);
+}
+
 } // namespace
 
 void TimelineView::createActions()
 {
-  auto makeAction = [this](TimelineIcon icon, const QString& text, const QString& tip,
-                           const QKeySequence& shortcut = {}) {
-    auto* action = new QAction(timelineIcon(icon), text, this);
-    action->setToolTip(tip);
-    action->setStatusTip(tip);
-    if (!shortcut.isEmpty()) {
-      action->setShortcut(shortcut);
-      // Only while the timeline has focus: other views bind the same keys to their own verbs.
-      action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    }
-    addAction(action);
-    return action;
-  };
+  createToolActions();
+  createEditActions();
+  const QList<QAction*> view = createViewActions();
+  m_toolActions = {m_drawTool,      m_selectTool, separator(this), m_copyMode,  m_reduceMode,
+                   separator(this), m_replicate,  m_delete,        m_selectAll, separator(this)};
+  m_toolActions += view;
+}
 
-  m_drawTool = makeAction(TimelineIcon::Draw, tr("Draw Transfers"),
+void TimelineView::createToolActions()
+{
+  m_drawTool = makeAction(this, TimelineIcon::Draw, tr("Draw Transfers"),
                           tr("Draw: drag from a cell to a cell to add a transfer; drag a selected "
                              "arrow sideways to move it to another step (D)"),
                           QKeySequence(Qt::Key_D));
-  m_selectTool = makeAction(TimelineIcon::Select, tr("Select"),
+  m_selectTool = makeAction(this, TimelineIcon::Select, tr("Select"),
                             tr("Select: drag a rubber band around arrows to select them; in the "
                                "Draw tool, drag on empty space or the step header (S)"),
                             QKeySequence(Qt::Key_S));
-  auto* tools = new QActionGroup(this);
-  for (QAction* action : {m_drawTool, m_selectTool}) {
-    action->setCheckable(true);
-    tools->addAction(action);
-  }
-  m_drawTool->setChecked(true);
+  makeExclusive(this, {m_drawTool, m_selectTool});
   connect(m_drawTool, &QAction::triggered, this, [this] { setTool(Tool::Draw); });
   connect(m_selectTool, &QAction::triggered, this, [this] { setTool(Tool::Select); });
 
-  m_copyMode = makeAction(TimelineIcon::Copy, tr("Copy"),
+  m_copyMode = makeAction(this, TimelineIcon::Copy, tr("Copy"),
                           tr("New transfers copy: dst = src (hold Shift when dropping for reduce) "
                              "(C)"),
                           QKeySequence(Qt::Key_C));
-  m_reduceMode = makeAction(TimelineIcon::Reduce, tr("Reduce"),
+  m_reduceMode = makeAction(this, TimelineIcon::Reduce, tr("Reduce"),
                             tr("New transfers reduce: dst = dst ⊕ src (hold Shift when dropping "
                                "for copy) (R)"),
                             QKeySequence(Qt::Key_R));
-  auto* modes = new QActionGroup(this);
-  for (QAction* action : {m_copyMode, m_reduceMode}) {
-    action->setCheckable(true);
-    modes->addAction(action);
-  }
-  m_copyMode->setChecked(true);
+  makeExclusive(this, {m_copyMode, m_reduceMode});
   connect(m_copyMode, &QAction::triggered, this, [this] { setOperation(TransferOp::Copy); });
   connect(m_reduceMode, &QAction::triggered, this, [this] { setOperation(TransferOp::Reduce); });
+}
 
-  m_replicate = makeAction(TimelineIcon::Replicate, tr("Replicate…"),
+void TimelineView::createEditActions()
+{
+  m_replicate = makeAction(this, TimelineIcon::Replicate, tr("Replicate…"),
                            tr("Apply the selected transfers to every rank, shifted by k ranks: "
                               "draw one rank of a ring, replicate with k = 1"),
                            QKeySequence(Qt::CTRL | Qt::Key_R));
   connect(m_replicate, &QAction::triggered, this, &TimelineView::openReplicateDialog);
   m_delete =
-      makeAction(TimelineIcon::Delete, tr("Delete Transfers"),
+      makeAction(this, TimelineIcon::Delete, tr("Delete Transfers"),
                  tr("Delete the selected transfers (Delete)"), QKeySequence(QKeySequence::Delete));
   connect(m_delete, &QAction::triggered, this, &TimelineView::deleteSelection);
   m_replicate->setEnabled(false);
   m_delete->setEnabled(false);
-  QAction* all = makeAction(TimelineIcon::SelectAll, tr("Select All Transfers"),
-                            tr("Select every transfer"), QKeySequence(QKeySequence::SelectAll));
-  connect(all, &QAction::triggered, this, &TimelineView::selectAll);
+  m_selectAll = makeAction(this, TimelineIcon::SelectAll, tr("Select All Transfers"),
+                           tr("Select every transfer"), QKeySequence(QKeySequence::SelectAll));
+  connect(m_selectAll, &QAction::triggered, this, &TimelineView::selectAll);
+}
 
-  QAction* zoomIn = makeAction(TimelineIcon::ZoomIn, tr("Zoom In"), tr("Zoom in (Ctrl+wheel)"),
-                               QKeySequence(QKeySequence::ZoomIn));
+QList<QAction*> TimelineView::createViewActions()
+{
+  QAction* zoomIn = makeAction(this, TimelineIcon::ZoomIn, tr("Zoom In"),
+                               tr("Zoom in (Ctrl+wheel)"), QKeySequence(QKeySequence::ZoomIn));
   connect(zoomIn, &QAction::triggered, this, [this] { setZoom(zoom() * 1.25); });
-  QAction* zoomOut = makeAction(TimelineIcon::ZoomOut, tr("Zoom Out"), tr("Zoom out (Ctrl+wheel)"),
-                                QKeySequence(QKeySequence::ZoomOut));
+  QAction* zoomOut = makeAction(this, TimelineIcon::ZoomOut, tr("Zoom Out"),
+                                tr("Zoom out (Ctrl+wheel)"), QKeySequence(QKeySequence::ZoomOut));
   connect(zoomOut, &QAction::triggered, this, [this] { setZoom(zoom() / 1.25); });
-  QAction* zoomReset = makeAction(TimelineIcon::ZoomReset, tr("Actual Size"),
+  QAction* zoomReset = makeAction(this, TimelineIcon::ZoomReset, tr("Actual Size"),
                                   tr("Back to 100% zoom"), QKeySequence(Qt::CTRL | Qt::Key_0));
   connect(zoomReset, &QAction::triggered, this, [this] { setZoom(1.0); });
-  QAction* expand = makeAction(TimelineIcon::Expand, tr("Expand All Ranks"),
+  QAction* expand = makeAction(this, TimelineIcon::Expand, tr("Expand All Ranks"),
                                tr("Show every chunk row of every rank"));
   connect(expand, &QAction::triggered, this, [this] {
     m_collapse = {};
     relayout();
   });
-  QAction* collapse = makeAction(TimelineIcon::Collapse, tr("Collapse All Ranks"),
+  QAction* collapse = makeAction(this, TimelineIcon::Collapse, tr("Collapse All Ranks"),
                                  tr("Fold every rank into one summary row"));
   connect(collapse, &QAction::triggered, this, [this] {
     m_collapse = {};
@@ -113,11 +132,7 @@ void TimelineView::createActions()
       m_collapse.ranks.insert(r);
     relayout();
   });
-
-  m_toolActions = {m_drawTool,   m_selectTool,    separator(this), m_copyMode,
-                   m_reduceMode, separator(this), m_replicate,     m_delete,
-                   all,          separator(this), zoomIn,          zoomOut,
-                   zoomReset,    separator(this), expand,          collapse};
+  return {zoomIn, zoomOut, zoomReset, separator(this), expand, collapse};
 }
 
 int TimelineView::replicateSelection(int shift, bool shiftChunks)

@@ -133,6 +133,9 @@ private:
   };
 
   void createActions();
+  void createToolActions();
+  void createEditActions();
+  QList<QAction*> createViewActions();
   void rebuild();
   void relayout();
   void updateScrollBars();
@@ -166,6 +169,7 @@ private:
   QAction* m_reduceMode = nullptr;
   QAction* m_replicate = nullptr;
   QAction* m_delete = nullptr;
+  QAction* m_selectAll = nullptr;
   TransferOp m_operation = TransferOp::Copy;
   Tool m_tool = Tool::Draw;
 

@@ -86,28 +86,12 @@ std::string describeEnd(const SymbolicRun& run, int g, const WaitFor& wait)
   return "nothing can ever satisfy it";
 }
 
-} // namespace
-
-void reportDeadlock(const SymbolicRun& run, Diagnostics& out)
+/// Every blocked threadblock waits for exactly one other, so the wait-for graph is a functional
+/// graph: each component ends in one cycle or at one threadblock whose wait nobody can satisfy.
+/// `next[g]` is the threadblock g waits for (-1: none, or finished).
+std::vector<Group> waitForGroups(const SymbolicRun& run, const std::vector<int>& next)
 {
   const int count = run.threadblockCount();
-  std::vector<WaitFor> waits(static_cast<std::size_t>(count));
-  std::vector<int> next(static_cast<std::size_t>(count), -1);
-  int blocked = 0;
-  for (int g = 0; g < count; ++g) {
-    if (run.finished(g))
-      continue;
-    ++blocked;
-    const std::size_t i = static_cast<std::size_t>(g);
-    waits[i] = run.waitFor(g);
-    if (waits[i].target >= 0 && !run.finished(waits[i].target))
-      next[i] = waits[i].target;
-  }
-  if (blocked == 0)
-    return;
-
-  // Every blocked threadblock waits for exactly one other, so the wait-for graph is a functional
-  // graph: each component ends in one cycle or at one threadblock whose wait nobody can satisfy.
   std::vector<Group> groups;
   std::vector<int> groupOf(static_cast<std::size_t>(count), -1);
   std::vector<std::uint8_t> state(static_cast<std::size_t>(count), 0); // 1: on path, 2: done
@@ -142,42 +126,69 @@ void reportDeadlock(const SymbolicRun& run, Diagnostics& out)
       groupOf[static_cast<std::size_t>(member)] = group;
     }
   }
+  return groups;
+}
 
+/// One deadlock error for one cycle or chain; `total` says how many threadblocks are blocked.
+void reportGroup(const SymbolicRun& run, const Group& group, const std::vector<WaitFor>& waits,
+                 const std::string& total, std::size_t groupCount, Diagnostics& out)
+{
+  std::string text = "the program deadlocks: ";
+  bool capacity = false;
+  std::vector<Location> chain;
+  for (std::size_t i = 0; i < group.chain.size(); ++i) {
+    const int g = group.chain[i];
+    const WaitFor& wait = waits[static_cast<std::size_t>(g)];
+    capacity = capacity || (wait.kind == WaitKind::Room && wait.peer >= 0);
+    if (i > 0)
+      text += " \u2192 ";
+    text += describeWait(run, g, wait);
+    chain.push_back(stepLocation(run.program(), run.rankOf(g), run.idOf(g), run.position(g)));
+  }
+  if (group.cycle) {
+    const int first = group.chain.front();
+    text +=
+        " \u2192 back to " + tbName(run, first) + " step " + std::to_string(run.position(first));
+  } else {
+    const int last = group.chain.back();
+    text += " \u2192 " + describeEnd(run, last, waits[static_cast<std::size_t>(last)]);
+  }
+  text += "; " + total;
+  if (groupCount > kMaxReported)
+    text += " (" + std::to_string(groupCount) + " independent wait-for cycles or chains; " +
+            "the first " + std::to_string(kMaxReported) + " are reported)";
+  if (capacity && run.fifoSlots() > 0)
+    text += "; connections hold " + std::to_string(run.fifoSlots()) +
+            " message(s); the runtime's hold about 2 Simple / 8 LL messages";
+  Diagnostic& d = out.error("deadlock", text, chain.front());
+  d.related = std::move(chain);
+}
+
+} // namespace
+
+void reportDeadlock(const SymbolicRun& run, Diagnostics& out)
+{
+  const int count = run.threadblockCount();
+  std::vector<WaitFor> waits(static_cast<std::size_t>(count));
+  std::vector<int> next(static_cast<std::size_t>(count), -1);
+  int blocked = 0;
+  for (int g = 0; g < count; ++g) {
+    if (run.finished(g))
+      continue;
+    ++blocked;
+    const std::size_t i = static_cast<std::size_t>(g);
+    waits[i] = run.waitFor(g);
+    if (waits[i].target >= 0 && !run.finished(waits[i].target))
+      next[i] = waits[i].target;
+  }
+  if (blocked == 0)
+    return;
+  const std::vector<Group> groups = waitForGroups(run, next);
   const std::string total =
       std::to_string(blocked) + " of " + std::to_string(count) + " threadblocks are blocked";
   const std::size_t reported = std::min(groups.size(), kMaxReported);
-  for (std::size_t k = 0; k < reported; ++k) {
-    const Group& group = groups[k];
-    std::string text = "the program deadlocks: ";
-    bool capacity = false;
-    std::vector<Location> chain;
-    for (std::size_t i = 0; i < group.chain.size(); ++i) {
-      const int g = group.chain[i];
-      const WaitFor& wait = waits[static_cast<std::size_t>(g)];
-      capacity = capacity || (wait.kind == WaitKind::Room && wait.peer >= 0);
-      if (i > 0)
-        text += " \u2192 ";
-      text += describeWait(run, g, wait);
-      chain.push_back(stepLocation(run.program(), run.rankOf(g), run.idOf(g), run.position(g)));
-    }
-    if (group.cycle) {
-      const int first = group.chain.front();
-      text +=
-          " \u2192 back to " + tbName(run, first) + " step " + std::to_string(run.position(first));
-    } else {
-      const int last = group.chain.back();
-      text += " \u2192 " + describeEnd(run, last, waits[static_cast<std::size_t>(last)]);
-    }
-    text += "; " + total;
-    if (groups.size() > kMaxReported)
-      text += " (" + std::to_string(groups.size()) + " independent wait-for cycles or chains; " +
-              "the first " + std::to_string(kMaxReported) + " are reported)";
-    if (capacity && run.fifoSlots() > 0)
-      text += "; connections hold " + std::to_string(run.fifoSlots()) +
-              " message(s); the runtime's hold about 2 Simple / 8 LL messages";
-    Diagnostic& d = out.error("deadlock", text, chain.front());
-    d.related = std::move(chain);
-  }
+  for (std::size_t k = 0; k < reported; ++k)
+    reportGroup(run, groups[k], waits, total, groups.size(), out);
 }
 
 } // namespace cs::detail
