@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "output.h"
 #include "programinput.h"
+#include "replaystop.h"
 
 #include "io/chrometracereader.h"
 #include "io/topologyloader.h"
@@ -22,6 +23,7 @@ struct ReplayOptions {
   std::string tracePath;
   std::string topology;
   double atUs = 0;
+  bool atGiven = false; ///< else a stopped run opens at its stop, any other at 0
   bool inplace = false;
   bool outofplace = false;
   LoweringChoice lowering;
@@ -185,23 +187,27 @@ int runReplay(ReplayOptions& options)
   if (options.outofplace)
     mode = CallMode::OutOfPlace;
   const replay::BufferReplay buffers(index.program(), index.trace(), mode);
+  if (!options.atGiven && read.trace->stoppedUs)
+    options.atUs = *read.trace->stoppedUs;
   const replay::ReplayState state = index.at(options.atUs);
   if (!options.json) {
+    printStop(std::cout, *input.program, *read.trace);
     printState(state, index, buffers, options.atUs);
     return Ok;
   }
-  const nlohmann::json out = {
-      {"time_us", options.atUs},
-      {"end_us", index.endUs()},
-      {"events_done", state.counts.done},
-      {"events_running", state.counts.running},
-      {"events_pending", state.counts.pending},
-      {"links_inferred", index.linksInferred()},
-      {"mode", std::string(callModeName(mode))},
-      {"links", linksJson(state.links, routes)},
-      {"blocked", blockedJson(state.waiting)},
-      {"tokens", tokensJson(state.tokens, index, buffers)},
-      {"buffers", buffersJson(buffers, index.program().ngpus, options.atUs)}};
+  nlohmann::json out = {{"time_us", options.atUs},
+                        {"end_us", index.endUs()},
+                        {"events_done", state.counts.done},
+                        {"events_running", state.counts.running},
+                        {"events_pending", state.counts.pending},
+                        {"links_inferred", index.linksInferred()},
+                        {"mode", std::string(callModeName(mode))},
+                        {"links", linksJson(state.links, routes)},
+                        {"blocked", blockedJson(state.waiting)},
+                        {"tokens", tokensJson(state.tokens, index, buffers)},
+                        {"buffers", buffersJson(buffers, index.program().ngpus, options.atUs)}};
+  if (read.trace->stoppedUs)
+    out.update(stopJson(*input.program, *read.trace));
   std::cout << out.dump(2) << '\n';
   return Ok;
 }
@@ -220,7 +226,14 @@ Runner addReplayCommand(CLI::App& app)
       ->add_option("--trace", options->tracePath,
                    "Chrome trace JSON written by cstudio run|simulate --trace")
       ->required();
-  command->add_option("--at", options->atUs, "Time in microseconds from the start of the run");
+  command->add_option_function<double>(
+      "--at",
+      [options](double at) {
+        options->atUs = at;
+        options->atGiven = true;
+      },
+      "Time in microseconds from the start of the run (default: 0, or the stop of a run the "
+      "watchdog stopped)");
   command->add_option("--topology", options->topology,
                       "Preset or file giving routes to a measured trace's messages (default: the "
                       "design document's)");
