@@ -123,7 +123,7 @@ struct ExecResult {
   std::optional<WrongElement> firstWrong;
   std::string verification; ///< how the result was judged, for people
   std::vector<BlockedPosition> blocked;
-  Trace trace;
+  Trace trace; ///< with ExecOptions::trace; of a Hung run: up to the stop (Trace::stoppedUs)
   /// The communication library's own collective for the same call, measured in the same run
   /// (the NCCL executor's ncclAllReduce, …): its name and µs per timed iteration; empty otherwise.
   std::string libraryCall;
