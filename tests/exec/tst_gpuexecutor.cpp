@@ -11,6 +11,7 @@
 #include "exec/corpusmatrix.h"
 #include "exec/execprograms.h"
 #include "exec/executor.h"
+#include "replay/replayindex.h"
 
 #if CS_GPU_TEST_ON_CUDA
 #include "exec/cuda/cudaexecutor.h"
@@ -261,6 +262,7 @@ private slots:
     QVERIFY(gpu.trace.blocked == gpu.blocked);
     QCOMPARE(gpu.trace.connectionSlots, std::optional<int>(1));
     QCOMPARE(gpu.trace.events.size(), std::size_t(ranks));
+    QVERIFY(replay::ReplayIndex::build(program, gpu.trace, nullptr).index);
 #endif
     const ExecResult cpu = makeExecutor("cpu")->run(program, options);
     QCOMPARE(execStatusName(cpu.status), std::string_view("hung"));
