@@ -5,6 +5,8 @@
 #include "commands.h"
 #include "output.h"
 #include "programinput.h"
+#include "replaycompare.h"
+#include "replaystop.h"
 
 #include "io/chrometracereader.h"
 #include "io/topologyloader.h"
@@ -20,8 +22,10 @@ namespace {
 struct ReplayOptions {
   std::string file;
   std::string tracePath;
+  std::string comparePath; ///< a second run of the program: compare instead of one moment
   std::string topology;
   double atUs = 0;
+  bool atGiven = false; ///< else a stopped run opens at its stop, any other at 0
   bool inplace = false;
   bool outofplace = false;
   LoweringChoice lowering;
@@ -152,17 +156,64 @@ void printState(const replay::ReplayState& state, const replay::ReplayIndex& ind
   }
 }
 
+/// The index of the trace at `path`, a run of `program`; absent (reason printed) when the file
+/// cannot be read or does not fit the program.
+std::optional<replay::ReplayIndex> indexTrace(const std::string& path, const Program& program,
+                                              const Topology* routes)
+{
+  const TraceReadResult read = readChromeTraceFile(path);
+  if (!read.trace) {
+    printDiagnostics(std::cerr, path, read.diagnostics);
+    return std::nullopt;
+  }
+  replay::ReplayBuild built = replay::ReplayIndex::build(program, *read.trace, routes);
+  if (!built.index)
+    printDiagnostics(std::cerr, path, built.diagnostics);
+  return std::move(built.index);
+}
+
+/// The state at --at (for a stopped run without --at: at the stop), for people or as JSON.
+int printAt(ReplayOptions& options, const replay::ReplayIndex& index, const Topology* routes)
+{
+  const Program& program = index.program();
+  const Trace& trace = index.trace();
+  CallMode mode = declaredModes(program).front();
+  if (options.inplace)
+    mode = CallMode::InPlace;
+  if (options.outofplace)
+    mode = CallMode::OutOfPlace;
+  const replay::BufferReplay buffers(program, trace, mode);
+  if (!options.atGiven && trace.stoppedUs)
+    options.atUs = *trace.stoppedUs;
+  const replay::ReplayState state = index.at(options.atUs);
+  if (!options.json) {
+    printStop(std::cout, program, trace);
+    printState(state, index, buffers, options.atUs);
+    return Ok;
+  }
+  nlohmann::json out = {{"time_us", options.atUs},
+                        {"end_us", index.endUs()},
+                        {"events_done", state.counts.done},
+                        {"events_running", state.counts.running},
+                        {"events_pending", state.counts.pending},
+                        {"links_inferred", index.linksInferred()},
+                        {"mode", std::string(callModeName(mode))},
+                        {"links", linksJson(state.links, routes)},
+                        {"blocked", blockedJson(state.waiting)},
+                        {"tokens", tokensJson(state.tokens, index, buffers)},
+                        {"buffers", buffersJson(buffers, program.ngpus, options.atUs)}};
+  if (trace.stoppedUs)
+    out.update(stopJson(program, trace));
+  std::cout << out.dump(2) << '\n';
+  return Ok;
+}
+
 int runReplay(ReplayOptions& options)
 {
   ProgramInput input =
       readProgramInput(options.file, DialectId::Executor, options.lowering, "replaying");
   if (!input.program)
     return UsageError;
-  const TraceReadResult read = readChromeTraceFile(options.tracePath);
-  if (!read.trace) {
-    printDiagnostics(std::cerr, options.tracePath, read.diagnostics);
-    return UsageError;
-  }
   std::optional<Topology> topology = std::move(input.embeddedTopology);
   if (!options.topology.empty()) {
     TopologyReadResult loaded = loadTopology(options.topology);
@@ -173,37 +224,17 @@ int runReplay(ReplayOptions& options)
     topology = std::move(loaded.topology);
   }
   const Topology* routes = topology ? &*topology : nullptr;
-  replay::ReplayBuild built = replay::ReplayIndex::build(*input.program, *read.trace, routes);
-  if (!built.index) {
-    printDiagnostics(std::cerr, options.tracePath, built.diagnostics);
+  const std::optional<replay::ReplayIndex> index =
+      indexTrace(options.tracePath, *input.program, routes);
+  if (!index)
     return UsageError;
-  }
-  const replay::ReplayIndex& index = *built.index;
-  CallMode mode = declaredModes(*input.program).front();
-  if (options.inplace)
-    mode = CallMode::InPlace;
-  if (options.outofplace)
-    mode = CallMode::OutOfPlace;
-  const replay::BufferReplay buffers(index.program(), index.trace(), mode);
-  const replay::ReplayState state = index.at(options.atUs);
-  if (!options.json) {
-    printState(state, index, buffers, options.atUs);
-    return Ok;
-  }
-  const nlohmann::json out = {
-      {"time_us", options.atUs},
-      {"end_us", index.endUs()},
-      {"events_done", state.counts.done},
-      {"events_running", state.counts.running},
-      {"events_pending", state.counts.pending},
-      {"links_inferred", index.linksInferred()},
-      {"mode", std::string(callModeName(mode))},
-      {"links", linksJson(state.links, routes)},
-      {"blocked", blockedJson(state.waiting)},
-      {"tokens", tokensJson(state.tokens, index, buffers)},
-      {"buffers", buffersJson(buffers, index.program().ngpus, options.atUs)}};
-  std::cout << out.dump(2) << '\n';
-  return Ok;
+  if (options.comparePath.empty())
+    return printAt(options, *index, routes);
+  const std::optional<replay::ReplayIndex> second =
+      indexTrace(options.comparePath, *input.program, routes);
+  if (!second)
+    return UsageError;
+  return printComparison(*index, *second, routes, options.json);
 }
 
 } // namespace
@@ -220,7 +251,17 @@ Runner addReplayCommand(CLI::App& app)
       ->add_option("--trace", options->tracePath,
                    "Chrome trace JSON written by cstudio run|simulate --trace")
       ->required();
-  command->add_option("--at", options->atUs, "Time in microseconds from the start of the run");
+  command->add_option_function<double>(
+      "--at",
+      [options](double at) {
+        options->atUs = at;
+        options->atGiven = true;
+      },
+      "Time in microseconds from the start of the run (default: 0, or the stop of a run the "
+      "watchdog stopped)");
+  command->add_option("--compare", options->comparePath,
+                      "A second trace of the same program (B.json): compare the two step by step "
+                      "and link by link instead of showing one moment");
   command->add_option("--topology", options->topology,
                       "Preset or file giving routes to a measured trace's messages (default: the "
                       "design document's)");

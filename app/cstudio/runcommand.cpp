@@ -227,8 +227,10 @@ int runRun(const RunOptions& options)
     for (const BlockedPosition& position : result.blocked)
       std::cerr << options.file << ": blocked: " << describe(position) << '\n';
   }
+  // A hung run's trace holds what completed up to the stop, for `cstudio replay`.
+  const bool hungWithTrace = result.status == ExecStatus::Hung && result.trace.stoppedUs;
   if (exec.trace && (result.status == ExecStatus::Verified || result.status == ExecStatus::Wrong ||
-                     result.status == ExecStatus::NotVerified)) {
+                     result.status == ExecStatus::NotVerified || hungWithTrace)) {
     if (const std::string failure =
             writeTextFileAtomically(options.tracePath, writeChromeTrace(result.trace));
         !failure.empty())
@@ -302,7 +304,9 @@ Runner addRunCommand(CLI::App& app)
       ->type_name("D0,D1,...");
   command->add_option("--slice-bytes", options->sliceBytes,
                       "Slice of the slicing loop (default: 512K Simple, 128K LL128, 16K LL)");
-  command->add_option("--trace", options->tracePath, "Write a Chrome trace of the last run")
+  command
+      ->add_option("--trace", options->tracePath,
+                   "Write a Chrome trace of the last run (of a hung run: up to the stop)")
       ->type_name("OUT.json");
   command->add_flag("--json", options->json, "Print one JSON object");
   command->footer("Exit status: 0 verified (or nothing to verify), 1 wrong results, 2 usage error "

@@ -96,25 +96,8 @@ struct WrongElement {
   double actual = 0;
 };
 
-/// What a blocked threadblock waits for when the watchdog stops a run.
-enum class WaitKind : std::uint8_t {
-  Message, ///< a message from rank `peer` on `channel`
-  Room,    ///< a free slot on the connection to rank `peer` on `channel`
-  Flag,    ///< threadblock `depTb` on the same rank to publish step `depStep`
-};
-
-/// A (rank, tb, step, slice) that was blocked when the watchdog fired.
-struct BlockedPosition {
-  int rank = -1;
-  int tb = -1;
-  int step = -1;
-  int slice = -1;
-  WaitKind waitsFor = WaitKind::Message;
-  int peer = -1;
-  int channel = -1;
-  int depTb = -1;
-  int depStep = -1;
-};
+/// What a blocked threadblock waits for (BlockedPosition, model/trace.h, is the trace's).
+using WaitKind = BlockedOn;
 /// "rank 1 tb 0 step 2 slice 0 waits for room on the connection to rank 2 (channel 0)".
 std::string describe(const BlockedPosition& position);
 
@@ -140,7 +123,7 @@ struct ExecResult {
   std::optional<WrongElement> firstWrong;
   std::string verification; ///< how the result was judged, for people
   std::vector<BlockedPosition> blocked;
-  Trace trace;
+  Trace trace; ///< with ExecOptions::trace; of a Hung run: up to the stop (Trace::stoppedUs)
   /// The communication library's own collective for the same call, measured in the same run
   /// (the NCCL executor's ncclAllReduce, …): its name and µs per timed iteration; empty otherwise.
   std::string libraryCall;

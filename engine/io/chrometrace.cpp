@@ -171,7 +171,62 @@ void appendLinkCounters(const Trace& trace, const Topology* topology, int linksP
   }
 }
 
+/// The run facts of otherData: what ran, its size, and where a stopped run stood.
+Json otherData(const Trace& trace)
+{
+  // The byte counters per link direction, which the counter tracks (utilisation only) lose.
+  Json linkBytes = Json::array();
+  for (const LinkUsage& usage : trace.links)
+    linkBytes.push_back(
+        {{"link", usage.link}, {"a_to_b", usage.bytesAtoB}, {"b_to_a", usage.bytesBtoA}});
+  Json other = {{"source", trace.source},    {"device", trace.device},
+                {"ranks", trace.ranks},      {"bytes", trace.bytes},
+                {"total_us", trace.totalUs}, {"links", std::move(linkBytes)}};
+  if (trace.connectionSlots)
+    other["connection_slots"] = *trace.connectionSlots;
+  if (trace.stoppedUs)
+    other["stopped_us"] = *trace.stoppedUs;
+  if (!trace.blocked.empty()) {
+    Json blocked = Json::array();
+    for (const BlockedPosition& p : trace.blocked) {
+      blocked.push_back({{"rank", p.rank},
+                         {"tb", p.tb},
+                         {"step", p.step},
+                         {"slice", p.slice},
+                         {"waits_for", std::string(blockedOnName(p.waitsFor))},
+                         {"peer", p.peer},
+                         {"channel", p.channel},
+                         {"dep_tb", p.depTb},
+                         {"dep_step", p.depStep}});
+    }
+    other["blocked"] = std::move(blocked);
+  }
+  return other;
+}
+
 } // namespace
+
+std::string_view blockedOnName(BlockedOn on)
+{
+  switch (on) {
+  case BlockedOn::Message:
+    return "message";
+  case BlockedOn::Room:
+    return "room";
+  case BlockedOn::Flag:
+    return "flag";
+  }
+  return "message";
+}
+
+std::optional<BlockedOn> parseBlockedOn(std::string_view text)
+{
+  for (const BlockedOn on : {BlockedOn::Message, BlockedOn::Room, BlockedOn::Flag}) {
+    if (blockedOnName(on) == text)
+      return on;
+  }
+  return std::nullopt;
+}
 
 int chromeTraceLinksPid(const Trace& trace)
 {
@@ -190,20 +245,9 @@ std::string writeChromeTrace(const Trace& trace, const Topology* topology)
   appendSlices(trace, events, sends, receives);
   appendFlows(trace, sends, receives, events);
   appendLinkCounters(trace, topology, chromeTraceLinksPid(trace), events);
-  // The byte counters per link direction, which the counter tracks (utilisation only) lose.
-  Json linkBytes = Json::array();
-  for (const LinkUsage& usage : trace.links)
-    linkBytes.push_back(
-        {{"link", usage.link}, {"a_to_b", usage.bytesAtoB}, {"b_to_a", usage.bytesBtoA}});
   const Json root = {{"traceEvents", std::move(events)},
                      {"displayTimeUnit", "ns"},
-                     {"otherData",
-                      {{"source", trace.source},
-                       {"device", trace.device},
-                       {"ranks", trace.ranks},
-                       {"bytes", trace.bytes},
-                       {"total_us", trace.totalUs},
-                       {"links", std::move(linkBytes)}}}};
+                     {"otherData", otherData(trace)}};
   return root.dump() + "\n";
 }
 

@@ -5,12 +5,15 @@
 // one complete ("X") event per trace event with ts/dur in µs, a flow arrow ("s" → "f") from
 // every send-type event to the receive-type event that takes its message (matched in order per
 // (sender, receiver, channel), as the runtime does), and per-link counter tracks ("C") of
-// utilisation under one extra process named "links".
+// utilisation under one extra process named "links". A run the watchdog stopped keeps when it
+// stopped and where each blocked threadblock stood in otherData ("stopped_us", "blocked").
 
 #include "model/topology.h"
 #include "model/trace.h"
 
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace cs {
 
@@ -19,5 +22,10 @@ std::string writeChromeTrace(const Trace& trace, const Topology* topology = null
 
 /// The pid of the "links" process: one past the highest rank.
 int chromeTraceLinksPid(const Trace& trace);
+
+/// "message", "room", "flag": how otherData.blocked spells what a position waits for.
+std::string_view blockedOnName(BlockedOn on);
+/// The inverse of blockedOnName(); absent for any other text.
+std::optional<BlockedOn> parseBlockedOn(std::string_view text);
 
 } // namespace cs

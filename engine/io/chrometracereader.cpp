@@ -1,5 +1,7 @@
 #include "chrometracereader.h"
 
+#include "chrometrace.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -210,6 +212,60 @@ void readRunFacts(const Json& other, Trace& trace)
     trace.totalUs = other["total_us"].get<double>();
 }
 
+/// An integer field in [low, high], or `fallback` when it is absent or out of range.
+int boundedInt(const Json& object, const char* key, int low, int high, int fallback)
+{
+  if (!object.contains(key) || !object[key].is_number_integer())
+    return fallback;
+  const std::int64_t value = object[key].get<std::int64_t>();
+  return value >= low && value <= high ? static_cast<int>(value) : fallback;
+}
+
+/// One entry of otherData.blocked; absent when it does not name a position.
+std::optional<BlockedPosition> readBlocked(const Json& entry)
+{
+  if (!entry.is_object() || !entry.contains("waits_for") || !entry["waits_for"].is_string())
+    return std::nullopt;
+  const std::optional<BlockedOn> on = parseBlockedOn(entry["waits_for"].get<std::string>());
+  BlockedPosition p;
+  p.rank = boundedInt(entry, "rank", 0, kMaxRanks - 1, -1);
+  p.tb = boundedInt(entry, "tb", 0, kMaxThreadblocks - 1, -1);
+  p.step = boundedInt(entry, "step", 0, kMaxSteps - 1, -1);
+  p.slice = boundedInt(entry, "slice", 0, kMaxSlices - 1, -1);
+  if (!on || p.rank < 0 || p.tb < 0 || p.step < 0)
+    return std::nullopt;
+  p.waitsFor = *on;
+  p.peer = boundedInt(entry, "peer", -1, kMaxRanks - 1, -1);
+  p.channel = boundedInt(entry, "channel", -1, kMaxThreadblocks - 1, -1);
+  p.depTb = boundedInt(entry, "dep_tb", -1, kMaxThreadblocks - 1, -1);
+  p.depStep = boundedInt(entry, "dep_step", -1, kMaxSteps - 1, -1);
+  return p;
+}
+
+/// What a run the watchdog stopped keeps: its connection slots, the stop and the blocked.
+void readStop(const Json& other, Trace& trace)
+{
+  const int slots = boundedInt(other, "connection_slots", 1, kMaxSteps, 0);
+  if (slots > 0)
+    trace.connectionSlots = slots;
+  if (other.contains("stopped_us") && other["stopped_us"].is_number() &&
+      std::isfinite(other["stopped_us"].get<double>()) && other["stopped_us"].get<double>() >= 0)
+    trace.stoppedUs = other["stopped_us"].get<double>();
+  if (!other.contains("blocked") || !other["blocked"].is_array())
+    return;
+  for (const Json& entry : other["blocked"]) {
+    if (std::optional<BlockedPosition> position = readBlocked(entry))
+      trace.blocked.push_back(*position);
+  }
+}
+
+/// Whether otherData says the run was stopped (its trace may then hold no event at all).
+bool stoppedRun(const Json& root)
+{
+  return root.is_object() && root.contains("otherData") && root["otherData"].is_object() &&
+         root["otherData"].contains("stopped_us");
+}
+
 } // namespace
 
 TraceReadResult readChromeTrace(std::string_view json, const std::string& source)
@@ -245,7 +301,7 @@ TraceReadResult readChromeTrace(std::string_view json, const std::string& source
       readCounter(item, links);
     }
   }
-  if (!out.hasErrors() && trace.events.empty())
+  if (!out.hasErrors() && trace.events.empty() && !stoppedRun(root))
     out.error("trace.empty", source + ": the trace has no step events (\"ph\": \"X\")");
   if (out.hasErrors()) {
     result.diagnostics = out.take();
@@ -254,6 +310,7 @@ TraceReadResult readChromeTrace(std::string_view json, const std::string& source
   if (root.is_object() && root.contains("otherData") && root["otherData"].is_object()) {
     readRunFacts(root["otherData"], trace);
     readLinkBytes(root["otherData"], links);
+    readStop(root["otherData"], trace);
   }
   for (const TraceEvent& event : trace.events) {
     trace.ranks = std::max(trace.ranks, event.rank + 1);

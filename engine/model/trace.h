@@ -8,6 +8,7 @@
 #include "program.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -44,6 +45,28 @@ struct LinkUsage {
   bool operator==(const LinkUsage&) const = default;
 };
 
+/// What a blocked threadblock waited for when the watchdog stopped a run.
+enum class BlockedOn : std::uint8_t {
+  Message, ///< a message from rank `peer` on `channel`
+  Room,    ///< a free slot on the connection to rank `peer` on `channel`
+  Flag,    ///< threadblock `depTb` on the same rank to publish step `depStep`
+};
+
+/// A (rank, tb, step, slice) that was blocked when the watchdog stopped a run.
+struct BlockedPosition {
+  int rank = -1;
+  int tb = -1;
+  int step = -1;
+  int slice = -1;
+  BlockedOn waitsFor = BlockedOn::Message;
+  int peer = -1;
+  int channel = -1;
+  int depTb = -1;
+  int depStep = -1;
+
+  bool operator==(const BlockedPosition&) const = default;
+};
+
 struct Trace {
   std::string source; ///< "simulator", "cpu", "cuda", "nccl"
   std::string device; ///< what it ran on, for people ("simulated DGX H100", "NVIDIA H100 80GB")
@@ -52,6 +75,13 @@ struct Trace {
   double totalUs = 0;     ///< end of the last event
   std::vector<TraceEvent> events;
   std::vector<LinkUsage> links;
+  /// Messages a connection held (executor runs; the checker's fifoSlots); absent: unknown.
+  std::optional<int> connectionSlots;
+  /// A run the watchdog stopped: when, in µs (events holds what completed before); absent for a
+  /// run that ended. A replay opens here.
+  std::optional<double> stoppedUs;
+  /// Where every blocked threadblock stood when the run stopped.
+  std::vector<BlockedPosition> blocked;
 
   bool operator==(const Trace&) const = default;
 };

@@ -4,4 +4,5 @@ list(APPEND cs_engine_area_sources
   replay/replayindex.h replay/replayindex.cpp replay/replayqueries.cpp
   replay/tracefit_p.h replay/tracefit.cpp
   replay/bufferreplay.h replay/bufferreplay.cpp
+  replay/comparison.h replay/comparison.cpp
 )

@@ -7,6 +7,7 @@
 #include "exec/executor.h"
 #include "exec/plan/reference.h"
 #include "exec/plan/runplan.h"
+#include "replay/replayindex.h"
 
 #include <QTest>
 
@@ -36,6 +37,15 @@ ExecOptions smallRun(std::int64_t bytes)
   ExecOptions options;
   options.bytes = bytes;
   options.timeoutSeconds = 5;
+  return options;
+}
+
+/// A small run of a ring of `ranks` with one message per connection, which deadlocks.
+ExecOptions oneSlotRun(int ranks, double timeoutSeconds)
+{
+  ExecOptions options = smallRun(ranks * 64 * 4);
+  options.connectionSlots = 1;
+  options.timeoutSeconds = timeoutSeconds;
   return options;
 }
 
@@ -221,9 +231,7 @@ private slots:
     // each rrs at step 1 then waits for room that its successor, itself blocked, never makes.
     const int ranks = 4;
     const Program program = makeRingAllReduce({ranks, 1, Protocol::Simple});
-    ExecOptions options = smallRun(ranks * 64 * 4);
-    options.connectionSlots = 1;
-    options.timeoutSeconds = 0.5;
+    ExecOptions options = oneSlotRun(ranks, 0.5);
     const auto start = std::chrono::steady_clock::now();
     const ExecResult result = makeExecutor("cpu")->run(program, options);
     const double seconds =
@@ -253,6 +261,33 @@ private slots:
     options.connectionSlots = 2;
     QCOMPARE(execStatusName(makeExecutor("cpu")->run(program, options).status),
              std::string_view("verified"));
+  }
+
+  void hungRunKeepsItsTraceUpToTheStop()
+  {
+    // With a warm-up the hung launch is the first, untimed one: it is traced all the same.
+    const int ranks = 4;
+    const Program program = makeRingAllReduce({ranks, 1, Protocol::Simple});
+    ExecOptions options = oneSlotRun(ranks, 0.3);
+    options.warmup = 1;
+    options.trace = true;
+    const ExecResult result = makeExecutor("cpu")->run(program, options);
+    QCOMPARE(execStatusName(result.status), std::string_view("hung"));
+    const Trace& trace = result.trace;
+    QVERIFY(trace.stoppedUs);
+    QVERIFY(*trace.stoppedUs >= trace.totalUs);
+    QCOMPARE(trace.connectionSlots, std::optional<int>(1));
+    QCOMPARE(trace.source, std::string("cpu"));
+    QVERIFY(trace.blocked == result.blocked);
+    // Every rank sent its first message (step 0) and blocked at step 1: those sends completed.
+    QCOMPARE(trace.events.size(), std::size_t(ranks));
+    for (const TraceEvent& event : trace.events) {
+      QCOMPARE(event.step, 0);
+      QVERIFY(event.end <= *trace.stoppedUs);
+    }
+    const replay::ReplayBuild built = replay::ReplayIndex::build(program, trace, nullptr);
+    QVERIFY(built.index);
+    QCOMPARE(built.index->at(*trace.stoppedUs).waiting.size(), std::size_t(ranks));
   }
 
   void watchdogNamesFlagWaits()

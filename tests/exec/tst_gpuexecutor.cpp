@@ -11,6 +11,7 @@
 #include "exec/corpusmatrix.h"
 #include "exec/execprograms.h"
 #include "exec/executor.h"
+#include "replay/replayindex.h"
 
 #if CS_GPU_TEST_ON_CUDA
 #include "exec/cuda/cudaexecutor.h"
@@ -234,6 +235,7 @@ private slots:
     options.connectionSlots = 1;
     options.timeoutSeconds = 0.5;
     options.blocksPerThreadblock = 2;
+    options.trace = true;
     const auto started = std::chrono::steady_clock::now();
     const ExecResult gpu = gpuExecutor()->run(program, options);
     const double seconds =
@@ -253,6 +255,15 @@ private slots:
     QVERIFY2(gpu.diagnostics.front().message.starts_with("no progress for 0.5 s: "),
              gpu.diagnostics.front().message.c_str());
     QCOMPARE(gpu.diagnostics.front().related.size(), gpu.blocked.size());
+#if !CS_GPU_TEST_ON_CUDA
+    // The host emulation keeps what completed before the stop (the CUDA one is untested here).
+    QVERIFY(gpu.trace.stoppedUs);
+    QVERIFY(*gpu.trace.stoppedUs >= gpu.trace.totalUs);
+    QVERIFY(gpu.trace.blocked == gpu.blocked);
+    QCOMPARE(gpu.trace.connectionSlots, std::optional<int>(1));
+    QCOMPARE(gpu.trace.events.size(), std::size_t(ranks));
+    QVERIFY(replay::ReplayIndex::build(program, gpu.trace, nullptr).index);
+#endif
     const ExecResult cpu = makeExecutor("cpu")->run(program, options);
     QCOMPARE(execStatusName(cpu.status), std::string_view("hung"));
     QCOMPARE(positionsOf(gpu), positionsOf(cpu));

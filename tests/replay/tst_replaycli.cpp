@@ -116,6 +116,36 @@ private slots:
     }
   }
 
+  void comparesTwoRunsStepByStep()
+  {
+    const CliRun cpu = cstudio({"run", path("ring4.xml"), "--backend", "cpu", "--bytes", "1M",
+                                "--trace", path("ring4-cpu.json")});
+    QVERIFY2(cpu.exitCode == 0, qPrintable(cpu.err));
+    const CliRun compared =
+        cstudio({"replay", path("ring4.xml"), "--trace", path("ring4.json"), "--compare",
+                 path("ring4-cpu.json"), "--topology", "ring-4", "--json"});
+    QVERIFY2(compared.exitCode == 0, qPrintable(compared.err));
+    const QJsonObject out = QJsonDocument::fromJson(compared.out.toUtf8()).object();
+    QCOMPARE(out["first"].toString(), QString("simulator"));
+    QCOMPARE(out["second"].toString(), QString("cpu"));
+    const QJsonArray steps = out["steps"].toArray();
+    QCOMPARE(steps.size(), 7); // send, 2 rrs, rrcs, 2 rcs, recv
+    for (qsizetype i = 1; i < steps.size(); ++i)
+      QVERIFY(steps[i - 1]["time"]["delta_us"].toDouble() >=
+              steps[i]["time"]["delta_us"].toDouble());
+    QCOMPARE(out["links"].toArray().size(), 4);
+
+    // A run against itself loses nothing anywhere; the table for people says which is which.
+    const CliRun itself = cstudio({"replay", path("ring4.xml"), "--trace", path("ring4.json"),
+                                   "--compare", path("ring4.json"), "--json"});
+    for (const QJsonValue step : QJsonDocument::fromJson(itself.out.toUtf8())["steps"].toArray())
+      QCOMPARE(step["time"]["delta_us"].toDouble(), 0.0);
+    const CliRun table = cstudio({"replay", path("ring4.xml"), "--trace", path("ring4.json"),
+                                  "--compare", path("ring4-cpu.json"), "--topology", "ring-4"});
+    QVERIFY(table.out.contains("step 6"));
+    QVERIFY(table.out.contains("link 0"));
+  }
+
   void badTracesAreRefusedWithTheReason_data()
   {
     QTest::addColumn<QByteArray>("contents");

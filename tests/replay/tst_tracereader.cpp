@@ -77,6 +77,40 @@ private slots:
       QVERIFY(back.links[i] == written.links[i]);
   }
 
+  void aStoppedRunReadsBackItsStopAndBlockedPositions_data()
+  {
+    QTest::addColumn<bool>("withEvents");
+    QTest::newRow("events before the stop") << true;
+    QTest::newRow("stopped before any event") << false;
+  }
+
+  void aStoppedRunReadsBackItsStopAndBlockedPositions()
+  {
+    QFETCH(bool, withEvents);
+    Trace written = simulatedRing(4, "ring-4");
+    if (!withEvents)
+      written.events.clear();
+    written.connectionSlots = 1;
+    written.stoppedUs = written.totalUs + 1000.5;
+    written.blocked.push_back({0, 0, 1, 0, BlockedOn::Room, 1, 0, -1, -1});
+    written.blocked.push_back({2, 1, 3, 2, BlockedOn::Message, 1, 1, -1, -1});
+    written.blocked.push_back({3, 0, 2, 1, BlockedOn::Flag, -1, 0, 1, 4});
+    const TraceReadResult read = readChromeTrace(writeChromeTrace(written));
+    QVERIFY2(read.trace, qPrintable(messageOf(read)));
+    QCOMPARE(read.trace->connectionSlots, std::optional<int>(1));
+    QCOMPARE(read.trace->stoppedUs, written.stoppedUs);
+    QCOMPARE(read.trace->blocked.size(), written.blocked.size());
+    for (std::size_t i = 0; i < written.blocked.size(); ++i)
+      QVERIFY2(read.trace->blocked[i] == written.blocked[i], qPrintable(QString::number(i)));
+    QCOMPARE(read.trace->events.size(), written.events.size());
+
+    // A run that ended has neither.
+    const TraceReadResult ended = readChromeTrace(writeChromeTrace(simulatedRing(4, "ring-4")));
+    QVERIFY(ended.trace);
+    QVERIFY(!ended.trace->stoppedUs);
+    QVERIFY(ended.trace->blocked.empty());
+  }
+
   void badInputIsRefusedWithWhereAndWhat_data()
   {
     QTest::addColumn<QByteArray>("json");

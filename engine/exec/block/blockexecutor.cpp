@@ -151,7 +151,7 @@ public:
   bool restore(Diagnostics& out) override { return m_executor.restore(out); }
   plan::LaunchOutcome launch(bool trace, Diagnostics& out) override
   {
-    return m_executor.launchWatched(m_layout, trace, m_options.timeoutSeconds, out);
+    return m_executor.launchWatched(m_layout, trace, m_options.timeoutSeconds, m_stalledUs, out);
   }
   std::optional<double> elapsedUs(Diagnostics& out) override { return m_executor.elapsedUs(out); }
   void reportHang(ExecResult& result, Diagnostics& out) override
@@ -170,6 +170,20 @@ public:
     trace.device = m_executor.deviceDescription();
     return trace;
   }
+  std::optional<Trace> stoppedTrace() override
+  {
+    // The records of the steps that completed are where they would be after a finished run. A
+    // backend that cannot download them after an abort gives no trace rather than failing a
+    // run that is already reported as hung.
+    Diagnostics ignored;
+    if (!m_executor.download(m_mirror, &m_records, ignored))
+      return std::nullopt;
+    Trace stopped = trace();
+    // The blocks' clock is not the host's: the stop is the last completion plus the stall the
+    // host watched before it aborted.
+    stopped.stoppedUs = stopped.totalUs + m_stalledUs;
+    return stopped;
+  }
 
 private:
   BlockExecutor& m_executor;
@@ -177,6 +191,7 @@ private:
   const BlockLayout& m_layout;
   plan::HostMemory& m_mirror;
   std::vector<std::uint64_t> m_records;
+  double m_stalledUs = 0; ///< of the last launch: µs from its last progress to the abort
 };
 
 ExecResult BlockExecutor::run(const Program& program, const ExecOptions& options)
@@ -264,8 +279,10 @@ bool BlockExecutor::waitAfterAbort(double limit)
 }
 
 plan::LaunchOutcome BlockExecutor::launchWatched(const BlockLayout& layout, bool trace,
-                                                 double timeoutSeconds, Diagnostics& out)
+                                                 double timeoutSeconds, double& stalledUs,
+                                                 Diagnostics& out)
 {
+  stalledUs = 0;
   if (!start(trace, out))
     return plan::LaunchOutcome::Failed;
   const std::size_t runners = layout.blocks.size() * static_cast<std::size_t>(replicas());
@@ -279,6 +296,7 @@ plan::LaunchOutcome BlockExecutor::launchWatched(const BlockLayout& layout, bool
       seen = progress;
       lastChange = Clock::now();
     } else if (Clock::now() - lastChange > timeout) {
+      stalledUs = std::chrono::duration<double, std::micro>(Clock::now() - lastChange).count();
       abort();
       if (!waitAfterAbort(std::max(2.0, timeoutSeconds))) {
         out.error("exec.abort", "the run stopped progressing and did not stop after the abort "

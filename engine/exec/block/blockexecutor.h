@@ -68,8 +68,9 @@ private:
   class Run;
   /// Waits up to `limit` seconds for the blocks to leave after abort(); false if they did not.
   bool waitAfterAbort(double limit);
+  /// One launch under the host watchdog; `stalledUs`: after a hang, how long it saw no progress.
   plan::LaunchOutcome launchWatched(const BlockLayout& layout, bool trace, double timeoutSeconds,
-                                    Diagnostics& out);
+                                    double& stalledUs, Diagnostics& out);
   void reportHang(const BlockLayout& layout, double timeoutSeconds, ExecResult& result,
                   Diagnostics& out);
   bool reportBlockErrors(const BlockLayout& layout, Diagnostics& out);

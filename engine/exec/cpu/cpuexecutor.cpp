@@ -97,8 +97,10 @@ plan::LaunchOutcome launchThreads(RunState& state, cpu::Watchdog& watchdog, Diag
   state.start = Clock::now();
   cpu::advance(gate, 1);
   const bool finished = watchdog.waitForAll(threads);
-  if (!finished)
+  if (!finished) {
+    state.stopped = Clock::now();
     state.abort();
+  }
   for (std::thread& worker : workers)
     worker.join();
   if (!state.errors.empty()) {
@@ -172,6 +174,15 @@ public:
   bool collect(bool /*trace*/, Diagnostics& /*out*/) override { return true; }
   plan::HostMemory& results() override { return m_state; }
   Trace trace() override { return collectTrace(m_state); }
+  std::optional<Trace> stoppedTrace() override
+  {
+    // The workers recorded each step as it completed; the blocked ones recorded nothing.
+    Trace trace = collectTrace(m_state);
+    const double stopped =
+        std::chrono::duration<double, std::micro>(m_state.stopped - m_state.start).count();
+    trace.stoppedUs = std::max(stopped, trace.totalUs);
+    return trace;
+  }
 
 private:
   const ExecOptions& m_options;

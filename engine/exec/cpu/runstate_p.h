@@ -44,6 +44,7 @@ struct RunState : plan::HostMemory {
   std::atomic<std::uint64_t> progress{0}; ///< step-slices completed, for the watchdog
   std::atomic<bool> aborted{false};
   Clock::time_point start;
+  Clock::time_point stopped; ///< when the watchdog stopped the run (a hang)
 
   std::mutex errorMutex;
   std::vector<Diagnostic> errors; ///< found by workers (a message of the wrong size)

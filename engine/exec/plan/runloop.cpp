@@ -6,6 +6,17 @@
 
 namespace cs::plan {
 
+namespace {
+
+/// What every traced run records besides its events: the size and the connections' slots.
+void completeTrace(const ExecOptions& options, RunBackend& backend, Trace& trace)
+{
+  trace.bytes = options.bytes;
+  trace.connectionSlots = backend.results().plan.connectionSlots;
+}
+
+} // namespace
+
 bool runIterations(const Program& program, const ExecOptions& options, RunBackend& backend,
                    ExecResult& result, Diagnostics& out)
 {
@@ -13,13 +24,20 @@ bool runIterations(const Program& program, const ExecOptions& options, RunBacken
   for (int iteration = 0; iteration < total; ++iteration) {
     if (iteration > 0 && !backend.restore(out))
       return false;
-    // Only the verified last run is traced, so the trace shows the data that was checked.
-    const bool trace = options.trace && iteration == total - 1;
+    // The verified last run is traced, so the trace shows the data that was checked; so is the
+    // first, where a program that deadlocks stops, so a hung run keeps its trace up to the stop.
+    const bool trace = options.trace && (iteration == 0 || iteration == total - 1);
     const LaunchOutcome outcome = backend.launch(trace, out);
     if (outcome == LaunchOutcome::Failed)
       return false;
     if (outcome == LaunchOutcome::Hung) {
       backend.reportHang(result, out);
+      std::optional<Trace> stopped = trace ? backend.stoppedTrace() : std::nullopt;
+      if (stopped) {
+        result.trace = std::move(*stopped);
+        completeTrace(options, backend, result.trace);
+        result.trace.blocked = result.blocked;
+      }
       return false;
     }
     if (iteration >= options.warmup) {
@@ -41,7 +59,7 @@ bool runIterations(const Program& program, const ExecOptions& options, RunBacken
     result.buffers = backend.results().memory;
   if (options.trace) {
     result.trace = backend.trace();
-    result.trace.bytes = options.bytes;
+    completeTrace(options, backend, result.trace);
   }
   return true;
 }

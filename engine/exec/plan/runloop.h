@@ -46,13 +46,17 @@ public:
   virtual HostMemory& results() = 0;
   /// After collect(true): the trace of the last launch (source, device, events).
   virtual Trace trace() = 0;
+  /// After a traced launch that hung: the events that completed before the watchdog stopped it
+  /// (source, device, events) and stoppedUs; absent where the backend cannot read them back.
+  virtual std::optional<Trace> stoppedTrace() { return std::nullopt; }
 };
 
 /// Runs options.warmup + options.iterations launches through `backend` and fills `result`:
 /// the time of each timed launch, then (when every launch finished) the verification of the
 /// last one, with options.trace its trace and with options.keepBuffers its memory. Returns false
 /// when the run stopped early (a failure: status stays Failed; a hang: status Hung, with the
-/// blocked positions).
+/// blocked positions, and with options.trace the trace up to the stop when the hung launch was
+/// the traced one and the backend can read it back).
 bool runIterations(const Program& program, const ExecOptions& options, RunBackend& backend,
                    ExecResult& result, Diagnostics& out);
 
