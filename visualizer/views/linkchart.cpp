@@ -10,6 +10,7 @@
 #include <QValueAxis>
 
 #include <algorithm>
+#include <cmath>
 #include <iterator>
 
 namespace cs::visualizer {
@@ -17,6 +18,17 @@ namespace cs::visualizer {
 namespace {
 
 constexpr std::size_t kDefaultLinks = 4;
+
+/// 1, 2 or 5 times a power of ten, at least `rough`.
+double niceStep(double rough)
+{
+  const double power = std::pow(10.0, std::floor(std::log10(std::max(rough, 1e-9))));
+  for (const double factor : {1.0, 2.0, 5.0}) {
+    if (factor * power >= rough)
+      return factor * power;
+  }
+  return 10 * power;
+}
 
 /// Series colours, distinct from each other and from the dashed cursor; they repeat after eight.
 QColor seriesColor(std::size_t index)
@@ -38,7 +50,11 @@ LinkChart::LinkChart(ReplaySession* session, QWidget* parent)
   m_time = new QValueAxis(chart);
   m_time->setTitleText(tr("time (\u00b5s)"));
   m_time->setRange(session->startUs(), std::max(session->endUs(), 1e-3));
-  m_time->setLabelFormat(QStringLiteral("%.1f"));
+  // Round ticks (0, 10, 20 µs) over exactly the run, rather than fractions of its length.
+  m_time->setTickType(QValueAxis::TicksDynamic);
+  m_time->setTickAnchor(0);
+  m_time->setTickInterval(niceStep(m_time->max() / 6));
+  m_time->setLabelFormat(QStringLiteral("%g"));
   m_percent = new QValueAxis(chart);
   m_percent->setTitleText(tr("utilisation (%)"));
   m_percent->setRange(0, 100);

@@ -26,6 +26,21 @@ void paintArrowhead(QPainter& painter, const QLineF& line, double size, const QC
   painter.drawPolygon(head);
 }
 
+/// Pies with more slices than this are unreadable at token size.
+constexpr std::size_t kPieSlices = 4;
+
+/// A small count beside a token's disc: the ranks its data sums.
+void paintCount(QPainter& painter, const QRectF& disc, int count)
+{
+  QFont font = painter.font();
+  font.setPixelSize(9);
+  font.setBold(true);
+  painter.setFont(font);
+  painter.setPen(QColor(40, 40, 40));
+  painter.drawText(QRectF(disc.right() + 1, disc.top() - 7, 24, 12),
+                   Qt::AlignLeft | Qt::AlignVCenter, QString::number(count));
+}
+
 double tokenRadius(const TopologyPlaybackGeometry& geometry)
 {
   return std::clamp(7 * geometry.scale(), 4.0, 7.0);
@@ -42,6 +57,10 @@ void paintNodeLabel(QPainter& painter, const TopologyNode& node, const QRectF& r
   QString label = QString::fromStdString(node.name);
   if (node.rank >= 0 && rect.height() >= 30)
     label += QStringLiteral("\nrank %1").arg(node.rank);
+  else if (node.rank >= 0)
+    label = QString::number(node.rank); // too small for the name: the rank is what matters
+  else
+    label = painter.fontMetrics().elidedText(label, Qt::ElideRight, int(rect.width()) - 2);
   painter.drawText(rect, Qt::AlignCenter, label);
 }
 
@@ -100,6 +119,7 @@ void paintTokens(QPainter& painter, const TopologyPlaybackGeometry& geometry,
                  const TopologyPlaybackFrame& frame)
 {
   const double r = tokenRadius(geometry);
+  const bool showCounts = geometry.scale() >= 0.45; // else labels would cover the tokens
   for (const DrawnToken& token : frame.tokens) {
     const QRectF disc(token.at.point - QPointF(r, r), QSizeF(2 * r, 2 * r));
     painter.setPen(Qt::NoPen);
@@ -107,13 +127,19 @@ void paintTokens(QPainter& painter, const TopologyPlaybackGeometry& geometry,
       painter.setBrush(token.ranks.empty() ? QColor(Qt::gray)
                                            : editor::rankColor(token.ranks.front()));
       painter.drawEllipse(disc);
-    } else {
+    } else if (token.ranks.size() <= kPieSlices) {
       // A pie: one slice per contributing rank, so a partial sum shows whose data it holds.
       const int slice = int(5760 / token.ranks.size());
       for (std::size_t i = 0; i < token.ranks.size(); ++i) {
         painter.setBrush(editor::rankColor(token.ranks[i]));
         painter.drawPie(disc, 1440 - int(i + 1) * slice, slice);
       }
+    } else {
+      // Too many slices to tell apart: the first rank's colour and how many ranks it sums.
+      painter.setBrush(editor::rankColor(token.ranks.front()));
+      painter.drawEllipse(disc);
+      if (showCounts)
+        paintCount(painter, disc, int(token.ranks.size()));
     }
     painter.setBrush(Qt::NoBrush);
     painter.setPen(QPen(QColor(40, 40, 40), 1));
@@ -162,6 +188,7 @@ void paintLegend(QPainter& painter, const QRectF& area, const QPalette& palette)
 void paintBanner(QPainter& painter, const QRectF& area, const QString& title, const QString& note,
                  const QPalette& palette)
 {
+  painter.save(); // the italic note must not leak into the layers painted after
   QFont font = painter.font();
   font.setPixelSize(12);
   font.setBold(true);
@@ -169,13 +196,14 @@ void paintBanner(QPainter& painter, const QRectF& area, const QString& title, co
   painter.setFont(font);
   painter.setPen(palette.color(QPalette::Text));
   painter.drawText(area.adjusted(8, 0, -8, 0), Qt::AlignLeft | Qt::AlignVCenter, title);
-  if (note.isEmpty())
-    return;
-  font.setBold(false);
-  font.setItalic(true);
-  painter.setFont(font);
-  painter.setPen(palette.color(QPalette::PlaceholderText));
-  painter.drawText(area.adjusted(8, 0, -8, 0), Qt::AlignRight | Qt::AlignVCenter, note);
+  if (!note.isEmpty()) {
+    font.setBold(false);
+    font.setItalic(true);
+    painter.setFont(font);
+    painter.setPen(palette.color(QPalette::PlaceholderText));
+    painter.drawText(area.adjusted(8, 0, -8, 0), Qt::AlignRight | Qt::AlignVCenter, note);
+  }
+  painter.restore();
 }
 
 } // namespace cs::visualizer

@@ -22,7 +22,6 @@ TopologyPlaybackView::TopologyPlaybackView(ReplaySession* session, QWidget* pare
     : QWidget(parent), m_session(session)
 {
   setAttribute(Qt::WA_OpaquePaintEvent);
-  setMouseTracking(false);
   if (session->topology())
     m_geometry = std::make_unique<TopologyPlaybackGeometry>(*session->topology());
   // The state changes only with the cursor; the highlight only with the selection.

@@ -22,6 +22,7 @@ struct RunOptions {
   const char* preset = "ring-4";
   double cutAtFraction = 0; ///< > 0: keep only events that ended by this fraction of the run
   bool dropLinkSamples = false;
+  bool dropLinkPaths = false; ///< as a measured run: routes come from the topology
   bool withTopology = true;
   std::int64_t bytes = 1 << 20;
 };
@@ -40,6 +41,10 @@ inline std::unique_ptr<ReplaySession> openSimulatedRing(const RunOptions& option
   }
   if (options.dropLinkSamples)
     trace.links.clear();
+  if (options.dropLinkPaths) {
+    for (TraceEvent& event : trace.events)
+      event.linkPath.clear();
+  }
   std::optional<Topology> used;
   if (options.withTopology)
     used = topology;

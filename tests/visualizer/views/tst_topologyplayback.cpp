@@ -28,6 +28,7 @@ private slots:
   void blockedRanksAreOutlined();
   void clickSelectsLink();
   void withoutTopologySaysSo();
+  void inferredRoutesCarryTokens();
   void unplacedNodesAreLaidOut();
   void sixtyFourRanksPaintQuickly();
   void screenshots_data();
@@ -211,9 +212,33 @@ void TestTopologyPlayback::sixtyFourRanksPaintQuickly()
   QVERIFY2(perFrameMs < 100, qPrintable(QString::number(perFrameMs)));
 }
 
+void TestTopologyPlayback::inferredRoutesCarryTokens()
+{
+  RunOptions options{8, "dgx-h100"};
+  options.dropLinkSamples = true;
+  options.dropLinkPaths = true;
+  auto session = openSimulatedRing(options);
+  QVERIFY(session->index().linksInferred());
+  TopologyPlaybackView view(session.get());
+  view.resize(720, 480);
+  session->setCursor(session->endUs() / 3);
+  const TopologyPlaybackFrame frame = view.frame();
+  QVERIFY(!frame.tokens.empty());
+  QCOMPARE(frame.tokens.size(), session->state().tokens.size());
+}
+
 void TestTopologyPlayback::screenshots_data()
 {
-  tokensMatchState_data();
+  QTest::addColumn<int>("ranks");
+  QTest::addColumn<QString>("preset");
+  QTest::addColumn<double>("cut");
+  QTest::addColumn<bool>("measured");
+  QTest::addColumn<double>("at");
+  QTest::newRow("ring-4") << 4 << "ring-4" << 0.0 << false << 0.3;
+  QTest::newRow("dgx-h100") << 8 << "dgx-h100" << 0.0 << false << 0.3;
+  QTest::newRow("dgx-h100-measured") << 8 << "dgx-h100" << 0.0 << true << 0.3;
+  QTest::newRow("ring-4-cut") << 4 << "ring-4" << 0.5 << false << 1.0;
+  QTest::newRow("ring-64") << 64 << "ring-64" << 0.0 << false << 0.3;
 }
 
 void TestTopologyPlayback::screenshots()
@@ -223,15 +248,24 @@ void TestTopologyPlayback::screenshots()
     QSKIP("CSTUDIO_SCREENSHOT_DIR not set");
   QFETCH(int, ranks);
   QFETCH(QString, preset);
+  QFETCH(double, cut);
+  QFETCH(bool, measured);
+  QFETCH(double, at);
   const QByteArray name = preset.toUtf8();
-  RunOptions options{ranks, name.constData()};
-  options.bytes = std::int64_t(64) << 20; // bandwidth-bound, so the links show their load
+  RunOptions options{ranks, name.constData(), cut};
+  // Bandwidth-bound, so the links show their load; a run cut short keeps one slice per step so
+  // its threadblocks are seen waiting rather than finished (the index cannot know later slices).
+  if (cut == 0)
+    options.bytes = std::int64_t(64) << 20;
+  options.dropLinkSamples = options.dropLinkPaths = measured;
   auto session = openSimulatedRing(options);
   TopologyPlaybackView view(session.get());
   view.resize(900, 620);
-  session->setCursor(session->endUs() * 0.3);
+  session->setCursor(session->endUs() * at);
   session->setSelection({.link = session->topology()->links.front().id});
-  QVERIFY(view.grab().save(QString::fromUtf8(dir) + "/topology-" + preset + ".png"));
+  const QString file =
+      QStringLiteral("/topology-%1.png").arg(QString::fromUtf8(QTest::currentDataTag()));
+  QVERIFY(view.grab().save(QString::fromUtf8(dir) + file));
 }
 
 QTEST_MAIN(TestTopologyPlayback)
