@@ -31,6 +31,9 @@ public:
   TopologyPlaybackFrame frame();
   /// The layout in widget pixels, or null without a topology.
   const TopologyPlaybackGeometry* geometry();
+  /// The tooltip at `point`: a node (and what its blocked threadblocks wait for) or a link (its
+  /// utilisation each way); empty elsewhere.
+  QString toolTipAt(const QPointF& point);
 
   QSize sizeHint() const override { return {720, 480}; }
   QSize minimumSizeHint() const override { return {320, 240}; }
@@ -43,7 +46,6 @@ protected:
 
 private:
   void ensureFitted();
-  QString toolTipAt(const QPointF& point);
 
   ReplaySession* m_session;
   std::unique_ptr<TopologyPlaybackGeometry> m_geometry;

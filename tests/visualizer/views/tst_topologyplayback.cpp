@@ -1,7 +1,8 @@
 // The topology playback view against the replay state it shows: one token per message in flight,
 // moving forward along its route as the cursor advances; link strokes that grow with utilisation;
-// blocked ranks outlined in a run cut short; a click on a link selects it; no topology says so.
-// With CSTUDIO_SCREENSHOT_DIR set, saves mid-run pictures of both test machines there.
+// blocked ranks outlined (their tooltip says what they wait for) in a run cut short; a click on a
+// link selects it; no topology says so; unplaced nodes get the editor's layout; 64 ranks paint
+// fast. With CSTUDIO_SCREENSHOT_DIR set, saves mid-run pictures of both test machines there.
 
 #include "simulatedrun.h"
 #include "views/topologyplaybackview.h"
@@ -149,6 +150,10 @@ void TestTopologyPlayback::blockedRanksAreOutlined()
     for (const QString& line : lines)
       QVERIFY2(line.contains(QStringLiteral("waits for")), qPrintable(line));
   }
+  const int rank = frame.blocked.begin()->first;
+  const QRectF box = view.geometry()->nodeRect(session->topology()->gpuNode(rank)->id);
+  const QString tip = view.toolTipAt(box.center());
+  QVERIFY2(tip.contains(frame.blocked.begin()->second.front()), qPrintable(tip));
   QVERIFY(!view.grab().isNull());
 }
 
