@@ -1,0 +1,34 @@
+#pragma once
+
+// Painting the topology playback view's layers (topologyplaybackview.h), one function per layer
+// so the view's paintEvent reads as the order in which they stack.
+
+#include "topologyplaybackframe.h"
+#include "topologyplaybackgeometry.h"
+
+#include <QPainter>
+#include <QPalette>
+#include <QRectF>
+#include <QString>
+
+namespace cs::visualizer {
+
+/// The selected link's glow, under its lanes.
+void paintSelectedLink(QPainter& painter, const TopologyPlaybackGeometry& geometry, int link,
+                       const QPalette& palette);
+/// Every link direction in its stroke, with a small arrowhead showing the direction.
+void paintLanes(QPainter& painter, const TopologyPlaybackGeometry& geometry,
+                const TopologyPlaybackFrame& frame);
+/// Node boxes: GPUs in their rank's colours with name and rank, blocked ones outlined in red.
+void paintNodes(QPainter& painter, const TopologyPlaybackGeometry& geometry,
+                const TopologyPlaybackFrame& frame, const QPalette& palette);
+/// Message tokens: a disc per message, a pie when it carries several ranks' data.
+void paintTokens(QPainter& painter, const TopologyPlaybackGeometry& geometry,
+                 const TopologyPlaybackFrame& frame);
+/// The key to stroke widths, tokens and outlines, along the bottom of `area`.
+void paintLegend(QPainter& painter, const QRectF& area, const QPalette& palette);
+/// Title line and notes ("links inferred from the topology") along the top of `area`.
+void paintBanner(QPainter& painter, const QRectF& area, const QString& title, const QString& note,
+                 const QPalette& palette);
+
+} // namespace cs::visualizer
