@@ -5,6 +5,8 @@
 #include "commands.h"
 #include "output.h"
 #include "programinput.h"
+
+#include "replaybench.h"
 #include "replaycompare.h"
 #include "replaystop.h"
 
@@ -30,6 +32,8 @@ struct ReplayOptions {
   bool outofplace = false;
   LoweringChoice lowering;
   bool json = false;
+  bool bench = false;
+  bench::ReplayBenchOptions benchOptions;
 };
 
 std::string_view waitReasonName(replay::WaitReason reason)
@@ -210,6 +214,12 @@ int printAt(ReplayOptions& options, const replay::ReplayIndex& index, const Topo
 
 int runReplay(ReplayOptions& options)
 {
+  if (options.bench)
+    return bench::runReplayBench(options.benchOptions, std::cout) == 0 ? Ok : Problems;
+  if (options.file.empty() || options.tracePath.empty()) {
+    std::cerr << "cstudio replay: give FILE and --trace (or --bench)\n";
+    return UsageError;
+  }
   ProgramInput input =
       readProgramInput(options.file, DialectId::Executor, options.lowering, "replaying");
   if (!input.program)
@@ -245,12 +255,9 @@ Runner addReplayCommand(CLI::App& app)
   CLI::App* command = app.add_subcommand(
       "replay", "What a recorded run was doing at one moment: events, links, blocked "
                 "threadblocks and every rank's buffers");
-  command->add_option("FILE", options->file, "The program that ran (MSCCL XML or design document)")
-      ->required();
-  command
-      ->add_option("--trace", options->tracePath,
-                   "Chrome trace JSON written by cstudio run|simulate --trace")
-      ->required();
+  command->add_option("FILE", options->file, "The program that ran (MSCCL XML or design document)");
+  command->add_option("--trace", options->tracePath,
+                      "Chrome trace JSON written by cstudio run|simulate --trace");
   command->add_option_function<double>(
       "--at",
       [options](double at) {
@@ -269,6 +276,13 @@ Runner addReplayCommand(CLI::App& app)
   command->add_flag("--outofplace", options->outofplace, "Buffers as called out of place");
   addLoweringOptions(command, options->lowering);
   command->add_flag("--json", options->json, "Print JSON");
+  command->add_flag("--bench", options->bench,
+                    "Benchmark indexing and seeking a simulated trace (ratios against baselines "
+                    "measured in the same run)");
+  command
+      ->add_option("--bench-events", options->benchOptions.events,
+                   "Events of the benchmark's trace (default 100000)")
+      ->check(CLI::Range(1000LL, 100000000LL));
   return [options] { return runReplay(*options); };
 }
 

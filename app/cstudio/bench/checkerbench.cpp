@@ -1,5 +1,7 @@
 #include "checkerbench.h"
 
+#include "benchtiming.h"
+
 #include "check/checker.h"
 #include "io/mscclxmlreader.h"
 #include "model/dialect.h"
@@ -17,19 +19,6 @@
 namespace cs::bench {
 
 namespace {
-
-template <typename Work> double medianMs(int repeats, Work work)
-{
-  std::vector<double> samples;
-  for (int i = 0; i < repeats; ++i) {
-    const auto start = std::chrono::steady_clock::now();
-    work();
-    const auto end = std::chrono::steady_clock::now();
-    samples.push_back(std::chrono::duration<double, std::milli>(end - start).count());
-  }
-  std::sort(samples.begin(), samples.end());
-  return samples[samples.size() / 2];
-}
 
 // Corpus names share long prefixes and differ at the end ("…ring-ll" vs "…ring-simple"), so a
 // name too long for the column keeps both ends.

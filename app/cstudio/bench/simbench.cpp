@@ -1,5 +1,7 @@
 #include "simbench.h"
 
+#include "benchtiming.h"
+
 #include "catalogue/catalogue.h"
 #include "compile/lower.h"
 #include "io/mscclxmlreader.h"
@@ -14,24 +16,6 @@
 #include <vector>
 
 namespace cs::bench {
-
-namespace {
-
-template <typename Work> double medianMs(int repeats, Work&& work)
-{
-  std::vector<double> times;
-  for (int i = 0; i < repeats; ++i) {
-    const auto start = std::chrono::steady_clock::now();
-    work();
-    times.push_back(
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-            .count());
-  }
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
-}
-
-} // namespace
 
 int runSimBench(const SimBenchOptions& options, std::ostream& out)
 {
