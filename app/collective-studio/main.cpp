@@ -1,10 +1,12 @@
 // collective-studio: the desktop editor's entry point. Parses the command line, opens the file (or
 // the built-in example: the catalogue's ring all-reduce on 4 ranks in a ring) and shows the main
 // window. With --screenshot it renders the laid-out window into a PNG and exits instead, which is
-// how the user guide's pictures are made (works with QT_QPA_PLATFORM=offscreen).
+// how the user guide's pictures are made (works with QT_QPA_PLATFORM=offscreen). With --trace it
+// also replays a recorded run of FILE's program in the visual debugger (with --screenshot, one of
+// its views at --at instead of the main window).
 //
-// Exit codes, as cstudio's: 0 success, 1 the screenshot could not be written, 2 bad arguments or
-// an unreadable FILE.
+// Exit codes, as cstudio's: 0 success, 1 the screenshot could not be written, 2 bad arguments, an
+// unreadable FILE or a trace that does not fit it.
 
 #include "document/document.h"
 #include "panels/problemspanel.h"

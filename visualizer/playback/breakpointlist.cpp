@@ -3,8 +3,8 @@
 #include "playbackclock.h"
 #include "session/replaysession.h"
 
+#include <QBoxLayout>
 #include <QComboBox>
-#include <QGridLayout>
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
@@ -29,15 +29,19 @@ BreakpointList::BreakpointList(PlaybackClock* clock, QWidget* parent)
   auto* remove = new QPushButton(tr("Remove"), this);
   m_list->setToolTip(tr("Playback pauses when the cursor reaches one of these"));
 
-  auto* layout = new QGridLayout(this);
+  auto* fields = new QHBoxLayout;
+  for (QWidget* field : std::initializer_list<QWidget*>{m_kind, m_first, m_second, add})
+    fields->addWidget(field);
+  fields->addStretch(1);
+  auto* buttons = new QHBoxLayout;
+  buttons->addWidget(fromSelection);
+  buttons->addWidget(remove);
+  buttons->addStretch(1);
+  auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
-  layout->addWidget(m_list, 0, 0, 1, 4);
-  layout->addWidget(m_kind, 1, 0);
-  layout->addWidget(m_first, 1, 1);
-  layout->addWidget(m_second, 1, 2);
-  layout->addWidget(add, 1, 3);
-  layout->addWidget(fromSelection, 2, 0, 1, 2);
-  layout->addWidget(remove, 2, 3);
+  layout->addWidget(m_list, 1);
+  layout->addLayout(fields);
+  layout->addLayout(buttons);
 
   connect(add, &QPushButton::clicked, this, &BreakpointList::addFromFields);
   connect(fromSelection, &QPushButton::clicked, this, &BreakpointList::addFromSelection);
