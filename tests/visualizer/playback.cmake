@@ -6,3 +6,4 @@ cstudio_add_test(tst_replayscreenshot SOURCES visualizer/tst_replayscreenshot.cp
 target_compile_definitions(tst_replayscreenshot PRIVATE
   COLLECTIVE_STUDIO="$<TARGET_FILE:collective-studio>")
 add_dependencies(tst_replayscreenshot collective-studio)
+cstudio_add_test(tst_opentrace SOURCES visualizer/tst_opentrace.cpp LIBS cs::app)

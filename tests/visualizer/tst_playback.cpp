@@ -112,6 +112,7 @@ void Test_playback::breakpointOnLinkAndLane()
   clock.addBreakpoint(onLink);
   clock.addBreakpoint(onLink); // once only
   QCOMPARE(clock.breakpoints().size(), std::size_t(1));
+  QCOMPARE(clock.allBreakpointTimes(), breakpointTimes(*m_session, onLink));
   clock.removeBreakpoint(0);
   QVERIFY(clock.breakpoints().empty());
 }

@@ -40,6 +40,8 @@ PlaybackBar::PlaybackBar(PlaybackClock* clock, QWidget* parent)
   createShortcuts();
   connect(clock->session(), &ReplaySession::cursorChanged, this, &PlaybackBar::updateReadout);
   connect(clock, &PlaybackClock::playingChanged, this, &PlaybackBar::updatePlaying);
+  connect(clock, &PlaybackClock::breakpointsChanged, this,
+          [this] { m_scrub->setMarks(m_clock->allBreakpointTimes()); });
   updateReadout();
   updatePlaying(clock->playing());
 }

@@ -196,6 +196,16 @@ void PlaybackClock::addBreakpoint(const Breakpoint& breakpoint)
   emit breakpointsChanged();
 }
 
+std::vector<double> PlaybackClock::allBreakpointTimes() const
+{
+  std::vector<double> times;
+  for (const std::vector<double>& own : m_breakpointTimes)
+    times.insert(times.end(), own.begin(), own.end());
+  std::sort(times.begin(), times.end());
+  times.erase(std::unique(times.begin(), times.end()), times.end());
+  return times;
+}
+
 void PlaybackClock::removeBreakpoint(int index)
 {
   if (index < 0 || index >= static_cast<int>(m_breakpoints.size()))

@@ -34,6 +34,8 @@ public:
   double speed() const { return m_speed; }
   bool loop() const { return m_loop; }
   const std::vector<Breakpoint>& breakpoints() const { return m_breakpoints; }
+  /// Every time, ascending, at which some breakpoint would pause playback.
+  std::vector<double> allBreakpointTimes() const;
 
   /// Moves playback on by `wallMs` of wall time as if the timer had run that long: the cursor
   /// advances by wallMs × 1000 × speed (or one step per 1000 ms), stopping at a breakpoint it

@@ -85,6 +85,12 @@ void ScrubBar::paintAxis(QPainter& painter, const QRect& t) const
   }
 }
 
+void ScrubBar::setMarks(std::vector<double> timesUs)
+{
+  m_marks = std::move(timesUs);
+  update();
+}
+
 void ScrubBar::paintEvent(QPaintEvent*)
 {
   QPainter painter(this);
@@ -103,6 +109,10 @@ void ScrubBar::paintEvent(QPaintEvent*)
     painter.drawLine(QPointF(x, t.top() + 1), QPointF(x, t.bottom()));
   }
   paintAxis(painter, t);
+  painter.setPen(Qt::NoPen);
+  painter.setBrush(QColor(0xd0, 0x2b, 0x2b)); // breakpoints, as a debugger's red dots
+  for (const double mark : m_marks)
+    painter.drawEllipse(QPointF(xOf(mark), t.center().y() + 0.5), 3, 3);
   painter.setPen(QPen(palette().color(QPalette::Highlight).darker(130), 1));
   painter.setBrush(palette().color(QPalette::Highlight));
   painter.drawRoundedRect(QRectF(cursorX - 4, t.top() - 3, 8, t.height() + 6), 2, 2);

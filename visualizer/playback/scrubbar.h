@@ -6,6 +6,8 @@
 
 #include <QWidget>
 
+#include <vector>
+
 namespace cs::visualizer {
 
 class ReplaySession;
@@ -22,6 +24,8 @@ public:
   /// The run time under x (clamped to the run), and the x of a run time.
   double timeAt(int x) const;
   double xOf(double timeUs) const;
+  /// Times to mark on the track (where breakpoints pause playback).
+  void setMarks(std::vector<double> timesUs);
 
 protected:
   void paintEvent(QPaintEvent* event) override;
@@ -33,6 +37,7 @@ private:
   QRect track() const;
 
   ReplaySession* m_session;
+  std::vector<double> m_marks;
 };
 
 /// A "nice" spacing for axis labels: 1, 2 or 5 × 10^k, at least `minimum`.
