@@ -7,6 +7,7 @@
 #include "replayfixture.h"
 #include "replaywindow.h"
 #include "views/bufferview.h"
+#include "views/ganttlayout_p.h"
 #include "views/ganttview.h"
 
 #include <QLabel>
@@ -78,6 +79,10 @@ void Test_replayviews::ganttZoomKeepsTheTimeUnderTheMouse()
   gantt.setZoom(zoom * 8, x);
   QCOMPARE(gantt.zoom(), zoom * 8);
   QVERIFY(std::abs(gantt.timeAt(x) - before) < 2 / gantt.zoom());
+  // A cursor moved out of view (by the scrub bar, by playing) brings the view along.
+  session->setCursor(session->endUs());
+  const double cursorX = gantt.xOf(session->cursorUs());
+  QVERIFY(cursorX > gantt::kLabelWidth && cursorX < gantt.viewport()->width());
 }
 
 void Test_replayviews::buffersReadTheFullSumAtTheEnd_data()

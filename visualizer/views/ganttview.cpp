@@ -24,7 +24,7 @@ GanttView::GanttView(ReplaySession* session, QWidget* parent)
   viewport()->setMouseTracking(false);
   viewport()->setAutoFillBackground(true);
   viewport()->setBackgroundRole(QPalette::Base);
-  connect(session, &ReplaySession::cursorChanged, viewport(), qOverload<>(&QWidget::update));
+  connect(session, &ReplaySession::cursorChanged, this, &GanttView::followCursor);
   connect(session, &ReplaySession::selectionChanged, viewport(), qOverload<>(&QWidget::update));
 }
 
@@ -108,6 +108,16 @@ void GanttView::updateScrollBars()
   verticalScrollBar()->setSingleStep(kLaneHeight);
 }
 
+void GanttView::followCursor()
+{
+  const double x = xOf(m_session->cursorUs());
+  if (x < kLabelWidth || x > viewport()->width()) {
+    const double visible = viewport()->width() - kLabelWidth;
+    horizontalScrollBar()->setValue(qRound(m_session->cursorUs() * m_pxPerUs - visible / 2 + kPad));
+  }
+  viewport()->update();
+}
+
 void GanttView::resizeEvent(QResizeEvent* event)
 {
   QAbstractScrollArea::resizeEvent(event);
@@ -123,6 +133,7 @@ void GanttView::scrollContentsBy(int, int)
 
 void GanttView::mousePressEvent(QMouseEvent* event)
 {
+  m_panFrom = event->position();
   if (event->button() != Qt::LeftButton)
     return;
   const QPointF pos = event->position();
@@ -148,6 +159,16 @@ void GanttView::mouseDoubleClickEvent(QMouseEvent* event)
 {
   if (event->button() == Qt::LeftButton && event->position().x() > kLabelWidth)
     m_session->setCursor(timeAt(event->position().x()));
+}
+
+void GanttView::mouseMoveEvent(QMouseEvent* event)
+{
+  if (!(event->buttons() & Qt::MiddleButton))
+    return;
+  const QPointF delta = event->position() - m_panFrom;
+  m_panFrom = event->position();
+  horizontalScrollBar()->setValue(horizontalScrollBar()->value() - qRound(delta.x()));
+  verticalScrollBar()->setValue(verticalScrollBar()->value() - qRound(delta.y()));
 }
 
 void GanttView::wheelEvent(QWheelEvent* event)

@@ -3,9 +3,10 @@
 // The replay's Gantt chart (DESIGN.md §9): one lane per threadblock ("rank r · tb t"), one bar
 // per trace event coloured by op type, the cursor as a vertical line with the events done,
 // running and pending at it drawn distinctly, and arrows from send to receive for the selected
-// event or lane. Ctrl+wheel zooms in time around the mouse, the scroll bars (and Shift+wheel)
-// pan; a click selects an event or a lane, a double-click moves the cursor. Only the lanes and
-// events inside the viewport are painted, so thousands of events stay cheap.
+// event or lane. Ctrl+wheel zooms in time around the mouse, the scroll bars, Shift+wheel and a
+// middle-button drag pan; the view follows the cursor when it leaves the visible time; a click
+// selects an event or a lane, a double-click moves the cursor. Only the lanes and events inside the
+// viewport are painted, so thousands of events stay cheap.
 
 #include "ganttmodel_p.h"
 
@@ -42,11 +43,14 @@ protected:
   void scrollContentsBy(int dx, int dy) override;
   void mousePressEvent(QMouseEvent* event) override;
   void mouseDoubleClickEvent(QMouseEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
   void wheelEvent(QWheelEvent* event) override;
   bool viewportEvent(QEvent* event) override;
 
 private:
   void updateScrollBars();
+  /// Scrolls so that the cursor is in view when it moved out of it (playing, scrubbing).
+  void followCursor();
   int laneAt(double y) const;
   double laneTop(int lane) const;
   void paintLanes(QPainter& painter) const;
@@ -64,6 +68,7 @@ private:
   GanttModel m_model;
   double m_pxPerUs = 1;
   bool m_fitted = false;
+  QPointF m_panFrom; ///< where a middle-button drag last was
 };
 
 } // namespace cs::visualizer
