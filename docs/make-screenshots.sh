@@ -46,4 +46,8 @@ shot "$out/guide-deadlock.png" --view program --activate-problem 0 "$work/ring-d
 
 # 3. Exporting for a runtime.
 shot "$out/guide-export.png" --view timeline --dialog export "$work/ring.xml"
+# 4. Replaying a run: an 8-rank ring simulated on a DGX H100, late in its last slice.
+"$cli" generate ring-allreduce --ranks 8 -o "$work/ring8.xml" >/dev/null
+"$cli" simulate "$work/ring8.xml" -t dgx-h100 -b 64M --trace "$work/ring8.json" >/dev/null
+shot "$out/guide-replay.png" --view playback --trace "$work/ring8.json" --at 455 "$work/ring8.xml"
 echo "wrote $(ls "$out"/guide-*.png | wc -l) pictures to $out"

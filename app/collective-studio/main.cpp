@@ -1,13 +1,20 @@
 // collective-studio: the desktop editor's entry point. Parses the command line, opens the file (or
 // the built-in example: the catalogue's ring all-reduce on 4 ranks in a ring) and shows the main
 // window. With --screenshot it renders the laid-out window into a PNG and exits instead, which is
-// how the user guide's pictures are made (works with QT_QPA_PLATFORM=offscreen).
+// how the user guide's pictures are made (works with QT_QPA_PLATFORM=offscreen). With --trace it
+// also replays a recorded run of FILE's program in the visual debugger (with --screenshot, one of
+// its views at --at instead of the main window).
 //
-// Exit codes, as cstudio's: 0 success, 1 the screenshot could not be written, 2 bad arguments or
-// an unreadable FILE.
+// Exit codes, as cstudio's: 0 success, 1 the screenshot could not be written, 2 bad arguments, an
+// unreadable FILE or a trace that does not fit it.
 
 #include "document/document.h"
 #include "panels/problemspanel.h"
+#include "replaywindow.h"
+#include "session/documenttrace.h"
+#include "session/replaysession.h"
+#include "views/bufferview.h"
+#include "views/ganttview.h"
 #include "window/exportdialog.h"
 #include "window/mainwindow.h"
 #include "window/windowicons.h"
@@ -21,6 +28,7 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <memory>
 #include <optional>
 
 namespace {
@@ -92,6 +100,9 @@ struct Arguments {
   bool exportDialog = false;
   bool problemSet = false;
   QString problem; ///< --activate-problem as given
+  QString trace;   ///< --trace: a recorded run of FILE's program to replay
+  QString replayView = QStringLiteral("playback"); ///< --view with --trace
+  std::optional<double> atUs;                      ///< --at: the replay cursor
 };
 
 void setIdentity()
@@ -120,8 +131,17 @@ void addOptions(QCommandLineParser& parser)
       {QStringLiteral("screenshot"),
        QStringLiteral("Render the window into a PNG once it is laid out, then exit."),
        QStringLiteral("OUT.png")},
-      {QStringLiteral("view"), QStringLiteral("The tab to show: topology, timeline or program."),
+      {QStringLiteral("view"),
+       QStringLiteral("The tab to show: topology, timeline or program; with --trace, the replay "
+                      "view to screenshot: playback (the whole replay window), gantt or "
+                      "buffers."),
        QStringLiteral("VIEW"), QStringLiteral("timeline")},
+      {QStringLiteral("trace"),
+       QStringLiteral("Replay this Chrome trace of a run of FILE's program (cstudio simulate "
+                      "--trace) in the visual debugger."),
+       QStringLiteral("T.json")},
+      {QStringLiteral("at"), QStringLiteral("With --trace: put the replay cursor at this time."),
+       QStringLiteral("US")},
       {QStringLiteral("size"), QStringLiteral("Window size, default 1400x900."),
        QStringLiteral("WxH"), QStringLiteral("1400x900")},
       {QStringLiteral("dialog"),
@@ -132,6 +152,38 @@ void addOptions(QCommandLineParser& parser)
                       "screenshot."),
        QStringLiteral("N")},
   });
+}
+
+/// Checks --trace, --at and the replay --view into `args`; prints why and returns false.
+bool parseReplayArguments(const QCommandLineParser& parser, Arguments& args)
+{
+  args.trace = parser.value(QStringLiteral("trace"));
+  if (args.trace.isEmpty()) {
+    if (!parser.isSet(QStringLiteral("at")))
+      return true;
+    printError(QStringLiteral("--at needs --trace"));
+    return false;
+  }
+  if (parser.isSet(QStringLiteral("view")))
+    args.replayView = parser.value(QStringLiteral("view"));
+  const QStringList views = {QStringLiteral("playback"), QStringLiteral("gantt"),
+                             QStringLiteral("buffers")};
+  if (!views.contains(args.replayView)) {
+    printError(QStringLiteral("with --trace, --view must be playback, gantt or buffers, not "
+                              "\"%1\"")
+                   .arg(args.replayView));
+    return false;
+  }
+  if (parser.isSet(QStringLiteral("at"))) {
+    bool ok = false;
+    args.atUs = parser.value(QStringLiteral("at")).toDouble(&ok);
+    if (!ok || *args.atUs < 0) {
+      printError(QStringLiteral("--at must be a time in µs, not \"%1\"")
+                     .arg(parser.value(QStringLiteral("at"))));
+      return false;
+    }
+  }
+  return true;
 }
 
 /// Parses and checks the command line into `args`; prints why and returns false for a bad one.
@@ -149,7 +201,10 @@ bool parseArguments(Arguments& args)
   if (parser.isSet(QStringLiteral("version")))
     parser.showVersion();
 
-  const QString viewName = parser.value(QStringLiteral("view"));
+  if (!parseReplayArguments(parser, args))
+    return false;
+  const QString viewName =
+      args.trace.isEmpty() ? parser.value(QStringLiteral("view")) : QStringLiteral("timeline");
   const std::optional<MainWindow::View> view = parseView(viewName);
   if (!view) {
     printError(
@@ -244,6 +299,59 @@ int takeScreenshot(QApplication& app, MainWindow& window, const Arguments& args)
   return QApplication::exec();
 }
 
+/// Saves `shot` to the screenshot path; the exit code.
+int saveShot(const QPixmap& shot, const QString& out)
+{
+  if (shot.save(out, "PNG"))
+    return 0;
+  printError(QStringLiteral("cannot write the screenshot %1").arg(out));
+  return kWriteError;
+}
+
+/// Renders the replay of --trace at --at into the PNG: the whole replay window (playback), or the
+/// Gantt chart or the buffer view alone at the window size.
+int takeReplayScreenshot(MainWindow& window, const Arguments& args)
+{
+  cs::visualizer::DocumentReplay opened =
+      cs::visualizer::openDocumentTrace(*window.document(), args.trace);
+  if (!opened.session) {
+    printError(opened.error);
+    return kUsageError;
+  }
+  cs::visualizer::ReplayWindow replay(std::move(opened.session));
+  replay.session()->setCursor(args.atUs.value_or(0));
+  std::unique_ptr<QWidget> alone; // a view taken out of the window, gone before the window
+  QWidget* target = &replay;
+  if (args.replayView == QLatin1String("gantt"))
+    target = replay.gantt();
+  else if (args.replayView == QLatin1String("buffers"))
+    target = replay.bufferView();
+  if (target != &replay) {
+    target->setParent(nullptr);
+    alone.reset(target);
+  }
+  target->resize(args.size);
+  target->show();
+  QCoreApplication::processEvents();
+  QCoreApplication::processEvents();
+  return saveShot(target->grab(), args.screenshotPath);
+}
+
+/// Opens --trace in a replay window over the main window, at --at; a message box says why not.
+void openStartTrace(MainWindow& window, const Arguments& args)
+{
+  const QString error = window.openTrace(args.trace);
+  if (!error.isEmpty()) {
+    printError(error);
+    QTimer::singleShot(0, &window, [&window, error] {
+      QMessageBox::warning(&window, QStringLiteral("Collective Studio"), error);
+    });
+    return;
+  }
+  if (auto* replay = qobject_cast<cs::visualizer::ReplayWindow*>(window.replayWindow()))
+    replay->session()->setCursor(args.atUs.value_or(0));
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -269,6 +377,8 @@ int main(int argc, char** argv)
   if (args.problemSet && !activateProblem(window, args.problem))
     return kUsageError;
 
+  if (args.screenshot && !args.trace.isEmpty())
+    return takeReplayScreenshot(window, args);
   if (args.screenshot || args.sizeSet)
     window.resize(args.size);
   if (args.screenshot || args.viewSet)
@@ -282,6 +392,8 @@ int main(int argc, char** argv)
       QMessageBox::warning(&window, QStringLiteral("Collective Studio"), openError);
     });
   }
+  if (!args.trace.isEmpty())
+    openStartTrace(window, args);
   QTimer::singleShot(0, &window, &MainWindow::offerRecovery);
   return QApplication::exec();
 }

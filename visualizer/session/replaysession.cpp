@@ -3,6 +3,7 @@
 #include "io/chrometracereader.h"
 
 #include <algorithm>
+#include <map>
 
 namespace cs::visualizer {
 
@@ -36,11 +37,28 @@ ReplaySession::ReplaySession(replay::ReplayIndex index, std::optional<Topology> 
     : m_index(std::move(index)), m_topology(std::move(topology))
 {
   m_buffers = std::make_unique<replay::BufferReplay>(m_index.program(), m_index.trace(), mode);
-  for (const auto& [start, end] : m_index.stepSpans())
-    m_stepStarts.push_back(start);
-  std::sort(m_stepStarts.begin(), m_stepStarts.end());
-  m_stepStarts.erase(std::unique(m_stepStarts.begin(), m_stepStarts.end()), m_stepStarts.end());
+  indexSteps();
   m_state = m_index.at(m_cursorUs);
+}
+
+void ReplaySession::indexSteps()
+{
+  std::map<std::pair<int, int>, double> starts; // (slice, step) → its earliest event
+  for (const TraceEvent& event : m_index.trace().events) {
+    const auto [it, added] = starts.try_emplace({event.slice, event.step}, event.start);
+    if (!added)
+      it->second = std::min(it->second, event.start);
+  }
+  std::vector<std::pair<double, std::pair<int, int>>> byTime;
+  for (const auto& [key, start] : starts)
+    byTime.push_back({start, {key.second, key.first}});
+  std::sort(byTime.begin(), byTime.end());
+  for (const auto& [start, key] : byTime) {
+    if (!m_stepStarts.empty() && m_stepStarts.back() == start)
+      continue;
+    m_stepStarts.push_back(start);
+    m_stepKeys.push_back(key);
+  }
 }
 
 QString ReplaySession::description() const

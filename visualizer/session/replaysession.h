@@ -17,6 +17,7 @@
 
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace cs::visualizer {
@@ -64,9 +65,12 @@ public:
 
   const ReplaySelection& selection() const { return m_selection; }
 
-  /// Times at which each algorithm step (position in the threadblocks) starts, ascending: the
-  /// step ticks of the scrub bar and the targets of stepping by algorithm step.
+  /// Times at which each algorithm step (position in the threadblocks) starts, on each slice of
+  /// the runtime's slicing loop (which runs every step once per slice), ascending: the step
+  /// ticks of the scrub bar and the targets of stepping by algorithm step.
   const std::vector<double>& stepStarts() const { return m_stepStarts; }
+  /// The (step, slice) starting at each of stepStarts() (the first, where several start at once).
+  const std::vector<std::pair<int, int>>& stepKeys() const { return m_stepKeys; }
 
 public slots:
   /// Moves the cursor (clamped to the run) and recomputes the state.
@@ -79,11 +83,13 @@ signals:
 
 private:
   ReplaySession(replay::ReplayIndex index, std::optional<Topology> topology, CallMode mode);
+  void indexSteps();
 
   replay::ReplayIndex m_index;
   std::optional<Topology> m_topology;
   std::unique_ptr<replay::BufferReplay> m_buffers;
   std::vector<double> m_stepStarts;
+  std::vector<std::pair<int, int>> m_stepKeys;
   double m_cursorUs = 0;
   replay::ReplayState m_state;
   ReplaySelection m_selection;

@@ -18,6 +18,7 @@
 #include "model/dialect.h"
 
 #include <QMainWindow>
+#include <QPointer>
 #include <QString>
 
 #include <functional>
@@ -95,6 +96,10 @@ public:
   QString exportDotTo(const QString& path);
   /// Writes the topology canvas as SVG or PNG (by the extension of `path`).
   QString exportTopologyImageTo(const QString& path);
+  /// Opens a Chrome trace of a run of the shown program in a replay window of its own.
+  QString openTrace(const QString& path);
+  /// The replay window openTrace last opened, while it is open.
+  QWidget* replayWindow() const { return m_replayWindow; }
 
   // Views and panels.
 
@@ -172,6 +177,9 @@ private:
   QString suggestedPath(const QString& extension) const;
   void showError(const QString& title, const QString& message);
 
+  // mainwindowreplay.cpp
+  void openTraceFromDialog();
+
   // mainwindowhelp.cpp
   void showAbout();
   void showDiagnosticsReference();
@@ -198,6 +206,7 @@ private:
   QMenu* m_editMenu = nullptr;
   std::unique_ptr<Actions> m_actions;
   std::unique_ptr<Autosave> m_autosave;
+  QPointer<QWidget> m_replayWindow;
   RecentFiles* m_recentFiles = nullptr;
   std::function<UnsavedAnswer()> m_unsavedPrompt;
 };

@@ -162,6 +162,11 @@ void MainWindow::createActions()
   a.resetLayout = new QAction(tr("&Reset Layout"), this);
   connect(a.resetLayout, &QAction::triggered, this, &MainWindow::resetLayout);
 
+  a.openTrace = makeAction(this, WindowIcon::Open, tr("Open &Trace…"),
+                           tr("Replay a recorded run (Chrome trace) of this program"),
+                           {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O)});
+  connect(a.openTrace, &QAction::triggered, this, &MainWindow::openTraceFromDialog);
+
   a.about = new QAction(drawnIcon(WindowIcon::App), tr("&About Collective Studio"), this);
   a.about->setMenuRole(QAction::AboutRole);
   connect(a.about, &QAction::triggered, this, &MainWindow::showAbout);
@@ -204,6 +209,9 @@ void MainWindow::createMenus()
 
   // Filled with the current view's own actions (see updateViewActions).
   m_viewToolsMenu = menuBar()->addMenu(tr("&Timeline"));
+
+  QMenu* replay = menuBar()->addMenu(tr("&Replay"));
+  replay->addAction(a.openTrace);
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(a.diagnostics);
@@ -337,6 +345,7 @@ void MainWindow::updateDocumentActions()
   a.exportDot->setEnabled(hasTopology);
   a.exportSvg->setEnabled(hasTopology);
   a.exportPng->setEnabled(hasTopology);
+  a.openTrace->setEnabled(hasProgram);
 }
 
 } // namespace cs::editor

@@ -35,6 +35,8 @@ struct MainWindow::Actions {
   QAction* showProgram = nullptr;
   QAction* resetLayout = nullptr;
 
+  QAction* openTrace = nullptr;
+
   QAction* about = nullptr;
   QAction* diagnostics = nullptr;
 };

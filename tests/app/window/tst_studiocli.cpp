@@ -3,53 +3,18 @@
 // arguments exit 2. Runs the real executable on the offscreen platform.
 
 #include "support/corpus.h"
+#include "support/studio.h"
 
 #include <QFile>
 #include <QImage>
-#include <QProcess>
-#include <QProcessEnvironment>
-#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 
 namespace {
 
-struct Run {
-  int exitCode = -1;
-  QString standardError;
-};
-
-Run runStudio(const QStringList& arguments, const QString& home)
-{
-  QProcess process;
-  QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-  environment.insert("QT_QPA_PLATFORM", "offscreen");
-  // Settings, the default library and autosave stay inside the test's folder.
-  environment.insert("XDG_CONFIG_HOME", home + "/config");
-  environment.insert("XDG_DATA_HOME", home + "/data");
-  environment.insert("CSTUDIO_LIBRARY", home + "/library.sqlite");
-  environment.insert("CSTUDIO_AUTOSAVE_DIR", home + "/autosave");
-  process.setProcessEnvironment(environment);
-  process.start(COLLECTIVE_STUDIO, arguments);
-  if (!process.waitForFinished(120000)) {
-    process.kill();
-    process.waitForFinished();
-    return {};
-  }
-  return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-          QString::fromLocal8Bit(process.readAllStandardError())};
-}
-
-/// How many distinct colours the image has (a blank or single-colour grab has 1).
-int distinctColours(const QImage& image)
-{
-  QSet<QRgb> colours;
-  for (int y = 0; y < image.height(); y += 3) {
-    for (int x = 0; x < image.width(); x += 3)
-      colours.insert(image.pixel(x, y));
-  }
-  return static_cast<int>(colours.size());
-}
+using cs::test::distinctColours;
+using cs::test::runStudio;
+using Run = cs::test::StudioRun;
 
 } // namespace
 

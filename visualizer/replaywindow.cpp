@@ -1,0 +1,106 @@
+#include "replaywindow.h"
+
+#include "playback/breakpointlist.h"
+#include "playback/playbackbar.h"
+#include "playback/playbackclock.h"
+#include "session/replaysession.h"
+#include "views/bufferview.h"
+#include "views/ganttlegend.h"
+#include "views/ganttview.h"
+
+#include <QLabel>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+#include <set>
+
+namespace cs::visualizer {
+
+namespace {
+
+std::vector<OpType> opsOf(const Trace& trace)
+{
+  std::set<OpType> ops;
+  for (const TraceEvent& event : trace.events)
+    ops.insert(event.op);
+  return {ops.begin(), ops.end()};
+}
+
+} // namespace
+
+ReplayWindow::ReplayWindow(std::unique_ptr<ReplaySession> session, QWidget* parent)
+    : QWidget(parent), m_session(std::move(session)),
+      m_clock(new PlaybackClock(m_session.get(), this)), m_header(new QLabel(this)),
+      m_top(new QSplitter(Qt::Horizontal)), m_views(new QTabWidget), m_side(new QTabWidget),
+      m_gantt(new GanttView(m_session.get())), m_buffers(new BufferView(m_session.get())),
+      m_bar(new PlaybackBar(m_clock, this))
+{
+  m_header->setText(headerText());
+  m_header->setTextFormat(Qt::RichText);
+  m_header->setContentsMargins(8, 6, 8, 2);
+
+  auto* bufferScroll = new QScrollArea;
+  bufferScroll->setWidget(m_buffers);
+  bufferScroll->setWidgetResizable(false);
+  bufferScroll->setFrameShape(QFrame::NoFrame);
+  m_side->addTab(bufferScroll, tr("Buffers"));
+  m_side->addTab(new BreakpointList(m_clock), tr("Breakpoints"));
+  m_views->setVisible(false);
+  m_views->setDocumentMode(true);
+  m_top->addWidget(m_views);
+  m_top->addWidget(m_side);
+  m_top->setStretchFactor(0, 3);
+  m_top->setStretchFactor(1, 2);
+
+  auto* ganttPane = new QWidget;
+  auto* ganttLayout = new QVBoxLayout(ganttPane);
+  ganttLayout->setContentsMargins(0, 0, 0, 0);
+  ganttLayout->setSpacing(0);
+  ganttLayout->addWidget(m_gantt, 1);
+  ganttLayout->addWidget(new GanttLegend(opsOf(m_session->trace())));
+
+  auto* main = new QSplitter(Qt::Vertical, this);
+  main->addWidget(m_top);
+  main->addWidget(ganttPane);
+  main->setStretchFactor(0, 1);
+  main->setStretchFactor(1, 1);
+
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(0);
+  layout->addWidget(m_header);
+  layout->addWidget(main, 1);
+  layout->addWidget(m_bar);
+  setWindowTitle(tr("Replay — %1").arg(m_session->description()));
+}
+
+ReplayWindow::~ReplayWindow()
+{
+  // The views hold the session: they go before it does.
+  qDeleteAll(findChildren<QWidget*>(Qt::FindDirectChildrenOnly));
+}
+
+QString ReplayWindow::headerText() const
+{
+  const Program& program = m_session->program();
+  QString text = tr("<b>%1</b> · %2 ranks · %3 events · %4 µs")
+                     .arg(m_session->description().toHtmlEscaped())
+                     .arg(program.ngpus)
+                     .arg(m_session->trace().events.size())
+                     .arg(m_session->endUs(), 0, 'f', 2);
+  if (!program.name.empty())
+    text = tr("<b>%1</b> on ").arg(QString::fromStdString(program.name).toHtmlEscaped()) + text;
+  if (m_session->index().linksInferred())
+    text += tr(" · <i>links inferred from the topology</i>");
+  return text;
+}
+
+void ReplayWindow::addView(QWidget* view, const QString& title)
+{
+  m_views->addTab(view, title);
+  m_views->setVisible(true);
+}
+
+} // namespace cs::visualizer
