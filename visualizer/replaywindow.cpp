@@ -7,6 +7,8 @@
 #include "views/bufferview.h"
 #include "views/ganttlegend.h"
 #include "views/ganttview.h"
+#include "views/linkchart.h"
+#include "views/topologyplaybackview.h"
 
 #include <QLabel>
 #include <QScrollArea>
@@ -35,7 +37,8 @@ ReplayWindow::ReplayWindow(std::unique_ptr<ReplaySession> session, QWidget* pare
       m_clock(new PlaybackClock(m_session.get(), this)), m_header(new QLabel(this)),
       m_top(new QSplitter(Qt::Horizontal)), m_views(new QTabWidget), m_side(new QTabWidget),
       m_gantt(new GanttView(m_session.get())), m_buffers(new BufferView(m_session.get())),
-      m_bar(new PlaybackBar(m_clock, this))
+      m_topology(new TopologyPlaybackView(m_session.get())),
+      m_links(new LinkChart(m_session.get())), m_bar(new PlaybackBar(m_clock, this))
 {
   m_header->setText(headerText());
   m_header->setTextFormat(Qt::RichText);
@@ -74,6 +77,8 @@ ReplayWindow::ReplayWindow(std::unique_ptr<ReplaySession> session, QWidget* pare
   layout->addWidget(main, 1);
   layout->addWidget(m_bar);
   setWindowTitle(tr("Replay — %1").arg(m_session->description()));
+  addView(m_topology, tr("Topology"));
+  addView(m_links, tr("Link Utilisation"));
 }
 
 ReplayWindow::~ReplayWindow()

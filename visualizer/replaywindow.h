@@ -17,9 +17,11 @@ namespace cs::visualizer {
 
 class BufferView;
 class GanttView;
+class LinkChart;
 class PlaybackBar;
 class PlaybackClock;
 class ReplaySession;
+class TopologyPlaybackView;
 
 class ReplayWindow : public QWidget
 {
@@ -35,6 +37,8 @@ public:
   PlaybackBar* playbackBar() const { return m_bar; }
   GanttView* gantt() const { return m_gantt; }
   BufferView* bufferView() const { return m_buffers; }
+  TopologyPlaybackView* topologyView() const { return m_topology; }
+  LinkChart* linkChart() const { return m_links; }
   /// The header's text: what run this is and where its routes come from.
   QString headerText() const;
 
@@ -50,6 +54,8 @@ private:
   QTabWidget* m_side;
   GanttView* m_gantt;
   BufferView* m_buffers;
+  TopologyPlaybackView* m_topology;
+  LinkChart* m_links;
   PlaybackBar* m_bar;
 };
 

@@ -15,6 +15,8 @@
 #include "session/replaysession.h"
 #include "views/bufferview.h"
 #include "views/ganttview.h"
+#include "views/linkchart.h"
+#include "views/topologyplaybackview.h"
 #include "window/exportdialog.h"
 #include "window/mainwindow.h"
 #include "window/windowicons.h"
@@ -133,8 +135,8 @@ void addOptions(QCommandLineParser& parser)
        QStringLiteral("OUT.png")},
       {QStringLiteral("view"),
        QStringLiteral("The tab to show: topology, timeline or program; with --trace, the replay "
-                      "view to screenshot: playback (the whole replay window), gantt or "
-                      "buffers."),
+                      "view to screenshot: playback (the whole replay window), gantt, "
+                      "buffers, topology or links."),
        QStringLiteral("VIEW"), QStringLiteral("timeline")},
       {QStringLiteral("trace"),
        QStringLiteral("Replay this Chrome trace of a run of FILE's program (cstudio simulate "
@@ -167,9 +169,11 @@ bool parseReplayArguments(const QCommandLineParser& parser, Arguments& args)
   if (parser.isSet(QStringLiteral("view")))
     args.replayView = parser.value(QStringLiteral("view"));
   const QStringList views = {QStringLiteral("playback"), QStringLiteral("gantt"),
-                             QStringLiteral("buffers")};
+                             QStringLiteral("buffers"), QStringLiteral("topology"),
+                             QStringLiteral("links")};
   if (!views.contains(args.replayView)) {
-    printError(QStringLiteral("with --trace, --view must be playback, gantt or buffers, not "
+    printError(QStringLiteral("with --trace, --view must be playback, gantt, buffers, topology "
+                              "or links, not "
                               "\"%1\"")
                    .arg(args.replayView));
     return false;
@@ -308,8 +312,8 @@ int saveShot(const QPixmap& shot, const QString& out)
   return kWriteError;
 }
 
-/// Renders the replay of --trace at --at into the PNG: the whole replay window (playback), or the
-/// Gantt chart or the buffer view alone at the window size.
+/// Renders the replay of --trace at --at into the PNG: the whole replay window (playback), or one
+/// view (Gantt chart, buffers, topology, link chart) alone at the window size.
 int takeReplayScreenshot(MainWindow& window, const Arguments& args)
 {
   cs::visualizer::DocumentReplay opened =
@@ -326,6 +330,10 @@ int takeReplayScreenshot(MainWindow& window, const Arguments& args)
     target = replay.gantt();
   else if (args.replayView == QLatin1String("buffers"))
     target = replay.bufferView();
+  else if (args.replayView == QLatin1String("topology"))
+    target = replay.topologyView();
+  else if (args.replayView == QLatin1String("links"))
+    target = replay.linkChart();
   if (target != &replay) {
     target->setParent(nullptr);
     alone.reset(target);

@@ -9,6 +9,8 @@
 #include "views/bufferview.h"
 #include "views/ganttlayout_p.h"
 #include "views/ganttview.h"
+#include "views/linkchart.h"
+#include "views/topologyplaybackview.h"
 
 #include <QLabel>
 #include <QTabWidget>
@@ -146,15 +148,21 @@ void Test_replayviews::windowHeaderAndExtraViews()
   QVERIFY(window.headerText().contains(window.session()->description()));
   QVERIFY(window.headerText().contains(QStringLiteral("4 ranks")));
   QVERIFY(!window.headerText().contains(QStringLiteral("inferred"))); // simulated: traced paths
-  auto* extra = new QLabel(QStringLiteral("topology"));
-  window.addView(extra, QStringLiteral("Topology"));
   window.show();
-  QVERIFY(extra->isVisible());
+  // The topology playback is the first tab beside the buffers; the link chart the second.
+  QVERIFY(window.topologyView()->isVisible());
   const auto tabs = window.findChildren<QTabWidget*>();
-  const bool titled = std::any_of(tabs.begin(), tabs.end(), [](QTabWidget* t) {
-    return t->count() > 0 && t->tabText(0) == QStringLiteral("Topology");
+  const auto views = std::find_if(tabs.begin(), tabs.end(), [&window](QTabWidget* t) {
+    return t->indexOf(window.topologyView()) >= 0;
   });
-  QVERIFY(titled);
+  QVERIFY(views != tabs.end());
+  QCOMPARE((*views)->tabText(0), QStringLiteral("Topology"));
+  QCOMPARE((*views)->tabText(1), QStringLiteral("Link Utilisation"));
+  QCOMPARE((*views)->indexOf(window.linkChart()), 1);
+  auto* extra = new QLabel(QStringLiteral("another view"));
+  window.addView(extra, QStringLiteral("Another"));
+  QCOMPARE((*views)->count(), 3);
+  QCOMPARE((*views)->tabText(2), QStringLiteral("Another"));
 }
 
 QTEST_MAIN(Test_replayviews)
