@@ -46,8 +46,17 @@ shot "$out/guide-deadlock.png" --view program --activate-problem 0 "$work/ring-d
 
 # 3. Exporting for a runtime.
 shot "$out/guide-export.png" --view timeline --dialog export "$work/ring.xml"
-# 4. Replaying a run: an 8-rank ring simulated on a DGX H100, late in its last slice.
-"$cli" generate ring-allreduce --ranks 8 -o "$work/ring8.xml" >/dev/null
-"$cli" simulate "$work/ring8.xml" -t dgx-h100 -b 64M --trace "$work/ring8.json" >/dev/null
-shot "$out/guide-replay.png" --view playback --trace "$work/ring8.json" --at 455 "$work/ring8.xml"
+# 4. Replaying a run: an 8-rank ring simulated on a DGX H100, late in its last slice. The design
+#    document carries the topology, so the replay routes messages over it.
+"$cli" generate ring-allreduce --ranks 8 -o "$work/ring8.json" >/dev/null
+"$cli" topology show dgx-h100 --json >"$work/dgx-h100.json"
+python3 - "$work/ring8.json" "$work/dgx-h100.json" <<'PY'
+import json, sys
+design = json.load(open(sys.argv[1]))
+design["topology"] = json.load(open(sys.argv[2]))
+json.dump(design, open(sys.argv[1], "w"), indent=1)
+PY
+"$cli" simulate "$work/ring8.json" -b 64M --trace "$work/ring8-trace.json" >/dev/null
+shot "$out/guide-replay.png" --view playback --size 1400x860 --trace "$work/ring8-trace.json" \
+  --at 455 "$work/ring8.json"
 echo "wrote $(ls "$out"/guide-*.png | wc -l) pictures to $out"
