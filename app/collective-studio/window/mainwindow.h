@@ -155,6 +155,8 @@ private:
   // mainwindowactions.cpp
   QList<QAction*> viewActions(View view) const;
   void createActions();
+  void createFileActions();
+  void createEditAndViewActions();
   void createMenus();
   void createToolBars();
   void updateViewActions();

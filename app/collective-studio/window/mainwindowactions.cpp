@@ -91,6 +91,12 @@ QList<QAction*> MainWindow::viewActions(View view) const
 
 void MainWindow::createActions()
 {
+  createFileActions();
+  createEditAndViewActions();
+}
+
+void MainWindow::createFileActions()
+{
   Actions& a = *m_actions;
   a.newDocument = makeAction(this, WindowIcon::New, tr("&New…"),
                              tr("New document: empty or a classic algorithm"),
@@ -136,7 +142,11 @@ void MainWindow::createActions()
   a.quit->setShortcuts(quitKeys);
   a.quit->setMenuRole(QAction::QuitRole);
   connect(a.quit, &QAction::triggered, this, &QWidget::close);
+}
 
+void MainWindow::createEditAndViewActions()
+{
+  Actions& a = *m_actions;
   a.undo = m_document->undoStack()->createUndoAction(this, tr("&Undo"));
   a.undo->setIcon(drawnIcon(WindowIcon::Undo));
   a.undo->setShortcuts(QKeySequence::keyBindings(QKeySequence::Undo));
