@@ -92,10 +92,11 @@ if [ "${CSTUDIO_SKIP_FUZZ:-0}" != 1 ]; then
     $cstudio generate ring-allreduce --ranks $n --channels 2 -o "$seeds/ring$n.xml" >/dev/null
     # Traces of the ring the fuzz target replays against: simulated and measured on the CPU.
     $cstudio generate ring-allreduce --ranks $n -o "$traces/ring$n.xml" >/dev/null
-    $cstudio simulate "$traces/ring$n.xml" --topology ring-$n --bytes 64K \
+    # Sizes that split into n equal chunks of whole elements, as the executors require.
+    $cstudio simulate "$traces/ring$n.xml" --topology ring-$n --bytes $((n * 16384)) \
       --trace "$traces/sim$n.json" >/dev/null
-    $cstudio run "$traces/ring$n.xml" --backend cpu --bytes 4K --trace "$traces/cpu$n.json" \
-      >/dev/null
+    $cstudio run "$traces/ring$n.xml" --backend cpu --bytes $((n * 1024)) \
+      --trace "$traces/cpu$n.json" >/dev/null
     rm "$traces/ring$n.xml"
   done
   if [ -n "${CSTUDIO_CORPUS_DIR:-}" ] && [ -d "$CSTUDIO_CORPUS_DIR" ]; then
