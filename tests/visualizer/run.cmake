@@ -1,0 +1,2 @@
+# Tests of visualizer/run: the Run panel and its job (paths relative to tests/).
+cstudio_add_test(tst_runpanel SOURCES visualizer/run/tst_runpanel.cpp LIBS cs::visualizer)
