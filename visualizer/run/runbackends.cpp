@@ -32,14 +32,12 @@ QString labelOf(const std::string& name)
 void judgeGpus([[maybe_unused]] RunBackendChoice& choice, [[maybe_unused]] int ranks)
 {
 #if CSTUDIO_HAVE_CUDA
-  std::string why;
-  const std::optional<int> devices = visibleCudaDevices(&why);
+  const std::optional<int> devices = visibleCudaDevices();
   const int count = devices.value_or(0);
   if (count == 0) {
     choice.available = false;
-    choice.reason =
-        tr("no GPU visible") +
-        (why.empty() ? QString() : QStringLiteral(" (%1)").arg(QString::fromStdString(why)));
+    // The CUDA runtime's own words are long; the panel's line stays short.
+    choice.reason = tr("no GPU visible");
   } else if (choice.id == QLatin1String("nccl") && count < ranks) {
     choice.available = false;
     choice.reason = tr("NCCL needs %1 GPUs, %2 found").arg(ranks).arg(count);

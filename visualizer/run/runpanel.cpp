@@ -60,18 +60,19 @@ RunPanel::~RunPanel() = default;
 void RunPanel::buildForm()
 {
   auto* form = new QFormLayout;
+  m_form = form;
   form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
   m_backend = new QComboBox(this);
   m_backend->setObjectName(QStringLiteral("runBackend"));
   m_backendNote = noteLabel(this);
   form->addRow(tr("&Backend:"), m_backend);
   form->addRow(QString(), m_backendNote);
-  m_topologyLabel = new QLabel(tr("&Topology:"), this);
+  auto* topologyLabel = new QLabel(tr("&Topology:"), this);
   m_preset = new QComboBox(this);
   m_preset->setObjectName(QStringLiteral("runPreset"));
-  m_topologyLabel->setBuddy(m_preset);
+  topologyLabel->setBuddy(m_preset);
   m_topologyNote = noteLabel(this);
-  form->addRow(m_topologyLabel, m_preset);
+  form->addRow(topologyLabel, m_preset);
   form->addRow(QString(), m_topologyNote);
 
   m_size = new QLineEdit(QStringLiteral("1M"), this);
@@ -151,18 +152,27 @@ void RunPanel::refreshBackends()
   auto* model = qobject_cast<QStandardItemModel*>(m_backend->model());
   const QSignalBlocker blocker(m_backend);
   m_backend->clear();
-  QStringList unavailable;
+  // Backends unavailable for the same reason share one line: "CUDA, NCCL: no GPU visible".
+  QStringList reasons;
+  QList<QStringList> labels;
   for (const RunBackendChoice& choice : runBackendChoices(programRanks(m_document))) {
     m_backend->addItem(choice.label, choice.id);
     QStandardItem* item = model->item(m_backend->count() - 1);
-    if (!choice.available) {
-      item->setFlags(item->flags() & ~Qt::ItemIsEnabled);
-      item->setToolTip(choice.reason);
-      unavailable << tr("%1: %2").arg(choice.label, choice.reason);
+    if (choice.available)
+      continue;
+    item->setFlags(item->flags() & ~Qt::ItemIsEnabled);
+    item->setToolTip(choice.reason);
+    if (!reasons.contains(choice.reason)) {
+      reasons << choice.reason;
+      labels << QStringList();
     }
+    labels[reasons.indexOf(choice.reason)] << choice.label;
   }
-  m_backendNote->setText(unavailable.join(QLatin1Char('\n')));
-  m_backendNote->setVisible(!unavailable.isEmpty());
+  QStringList lines;
+  for (qsizetype i = 0; i < reasons.size(); ++i)
+    lines << tr("%1: %2").arg(labels[i].join(QStringLiteral(", ")), reasons[i]);
+  m_backendNote->setText(lines.join(QLatin1Char('\n')));
+  m_form->setRowVisible(m_backendNote, !lines.isEmpty());
   if (current.isEmpty() || !selectBackend(current))
     selectBackend(QStringLiteral("cpu"));
   updateEnabled();
@@ -172,12 +182,11 @@ void RunPanel::refreshTopology()
 {
   const bool simulate = m_backend->currentData().toString() == QLatin1String(kSimulateBackend);
   const std::optional<Topology>& topology = m_document->topology();
-  m_topologyLabel->setVisible(simulate);
-  m_preset->setVisible(simulate && !topology);
-  m_topologyNote->setVisible(simulate);
+  m_form->setRowVisible(m_preset, simulate && !topology);
+  m_form->setRowVisible(m_topologyNote, simulate);
   if (topology) {
-    m_topologyNote->setText(
-        tr("the document's topology (%1)").arg(QString::fromStdString(topology->name)));
+    m_topologyNote->setText(tr("simulated on the document's topology (%1)")
+                                .arg(QString::fromStdString(topology->name)));
     return;
   }
   m_topologyNote->setText(tr("the document has no topology: simulated on this preset"));

@@ -10,6 +10,7 @@
 //
 // Files: runpanel.cpp builds the form, runpanelrun.cpp starts runs and handles their end.
 
+#include "replaywindow.h"
 #include "runjob.h"
 #include "runstore.h"
 
@@ -20,6 +21,7 @@
 
 class QComboBox;
 class QDoubleSpinBox;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
@@ -34,8 +36,6 @@ class Document;
 }
 
 namespace cs::visualizer {
-
-class ReplayWindow;
 
 class RunPanel : public QWidget
 {
@@ -91,9 +91,9 @@ private:
   std::optional<RunRequest> m_running; ///< the request of the run in progress
   QPointer<ReplayWindow> m_replayWindow;
 
+  QFormLayout* m_form = nullptr;
   QComboBox* m_backend = nullptr;
   QLabel* m_backendNote = nullptr;
-  QLabel* m_topologyLabel = nullptr;
   QComboBox* m_preset = nullptr;
   QLabel* m_topologyNote = nullptr;
   QLineEdit* m_size = nullptr;
