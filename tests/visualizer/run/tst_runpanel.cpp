@@ -40,6 +40,7 @@ private slots:
   void cpuRunIsVerifiedStoredAndReplayed();
   void runOutsideTheLibraryIsNotStored();
   void cancelStopsALongRun();
+  void hungRunSaysWhereItStopped();
   void unavailableBackendsAreDisabledWithAReason();
 
 private:
@@ -154,6 +155,24 @@ void Test_runpanel::cancelStopsALongRun()
   QVERIFY(!m_panel->job()->isRunning());
   QTRY_VERIFY(worker.isNull()); // deleted once it ended
   QVERIFY(m_library->runs(saved.value().algorithmId).value().empty());
+}
+
+void Test_runpanel::hungRunSaysWhereItStopped()
+{
+  // One message per connection deadlocks the ring (the checker predicts it); the watchdog stops
+  // it after the short timeout and the trace ends at the stop, where the replay opens.
+  RunRequest request;
+  request.backend = QStringLiteral("cpu");
+  request.program = *m_document->shownProgram();
+  request.options.connectionSlots = 1;
+  request.options.timeoutSeconds = 0.2;
+  const RunOutcome outcome = runRequest(request, nullptr);
+  QVERIFY(!outcome.cancelled);
+  QVERIFY(outcome.exec.has_value());
+  QCOMPARE(outcome.exec->status, ExecStatus::Hung);
+  QVERIFY2(runVerdict(outcome).startsWith("hung: "), qPrintable(runVerdict(outcome)));
+  QVERIFY(runHasTrace(outcome));
+  QVERIFY(runTrace(outcome).stoppedUs.has_value());
 }
 
 void Test_runpanel::unavailableBackendsAreDisabledWithAReason()
