@@ -23,6 +23,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDockWidget>
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QPainter>
@@ -100,6 +101,7 @@ struct Arguments {
   QSize size;
   bool sizeSet = false;
   bool exportDialog = false;
+  bool runDock = false; ///< --dialog run: the Run dock shown
   bool problemSet = false;
   QString problem; ///< --activate-problem as given
   QString trace;   ///< --trace: a recorded run of FILE's program to replay
@@ -147,7 +149,8 @@ void addOptions(QCommandLineParser& parser)
       {QStringLiteral("size"), QStringLiteral("Window size, default 1400x900."),
        QStringLiteral("WxH"), QStringLiteral("1400x900")},
       {QStringLiteral("dialog"),
-       QStringLiteral("With --screenshot: also open this dialog over the window (export)."),
+       QStringLiteral("With --screenshot: also open this dialog over the window (export), or "
+                      "show the Run dock (run)."),
        QStringLiteral("NAME")},
       {QStringLiteral("activate-problem"),
        QStringLiteral("Activate the N-th problem (0-based) as a double-click would, before the "
@@ -227,8 +230,9 @@ bool parseArguments(Arguments& args)
     return false;
   }
   const QString dialog = parser.value(QStringLiteral("dialog"));
-  if (parser.isSet(QStringLiteral("dialog")) && dialog != QLatin1String("export")) {
-    printError(QStringLiteral("--dialog must be export, not \"%1\"").arg(dialog));
+  if (parser.isSet(QStringLiteral("dialog")) && dialog != QLatin1String("export") &&
+      dialog != QLatin1String("run")) {
+    printError(QStringLiteral("--dialog must be export or run, not \"%1\"").arg(dialog));
     return false;
   }
   args.file = parser.positionalArguments().value(0);
@@ -239,7 +243,8 @@ bool parseArguments(Arguments& args)
   args.viewSet = parser.isSet(QStringLiteral("view"));
   args.size = *size;
   args.sizeSet = parser.isSet(QStringLiteral("size"));
-  args.exportDialog = parser.isSet(QStringLiteral("dialog"));
+  args.exportDialog = dialog == QLatin1String("export");
+  args.runDock = dialog == QLatin1String("run");
   args.problemSet = parser.isSet(QStringLiteral("activate-problem"));
   args.problem = parser.value(QStringLiteral("activate-problem"));
   return true;
@@ -391,6 +396,8 @@ int main(int argc, char** argv)
     window.resize(args.size);
   if (args.screenshot || args.viewSet)
     window.showView(args.view);
+  if (args.runDock)
+    window.runDock()->show();
   window.show();
   if (args.screenshot)
     return takeScreenshot(app, window, args);

@@ -17,6 +17,7 @@
 #include "model/diagnostic.h"
 
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -76,6 +77,9 @@ struct ExecOptions {
   /// Fill ExecResult::buffers with every rank's memory after the last run (to compare backends
   /// element by element where no postcondition is known, or to show the buffers).
   bool keepBuffers = false;
+  /// Set by another thread to stop the run early (the app's Cancel): the CPU executor's watchdog
+  /// then stops it as if it hung and no later iteration starts. Null: never cancelled.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 /// The slice the runtime's slicing loop uses per protocol (msccl-format.md §4.2): Simple moves

@@ -17,6 +17,7 @@
 #include "topology/topologyview.h"
 
 #include "library.h"
+#include "run/runpanel.h"
 
 #include <QCloseEvent>
 #include <QDockWidget>
@@ -133,6 +134,11 @@ void MainWindow::buildDocks()
   m_inspectorDock = makeDock(tr("Inspector"), QStringLiteral("inspectorDock"), m_inspectorPanel);
   m_problemsPanel = new ProblemsPanel(m_document, this);
   m_problemsDock = makeDock(tr("Problems"), QStringLiteral("problemsDock"), m_problemsPanel);
+  m_runPanel = new visualizer::RunPanel(
+      m_document, [this] { return m_libraryPanel->library(); }, this);
+  m_runDock = makeDock(tr("Run"), QStringLiteral("runDock"), m_runPanel);
+  // A stored run is a new row of the library's history.
+  connect(m_runPanel, &visualizer::RunPanel::runFinished, m_libraryPanel, &LibraryPanel::refresh);
 }
 
 void MainWindow::resetLayout()
@@ -145,6 +151,11 @@ void MainWindow::resetLayout()
   addDockWidget(Qt::LeftDockWidgetArea, m_libraryDock);
   addDockWidget(Qt::RightDockWidgetArea, m_inspectorDock);
   addDockWidget(Qt::BottomDockWidgetArea, m_problemsDock);
+  // Run sits under the Inspector, hidden until Replay → Run… asks for it.
+  removeDockWidget(m_runDock);
+  m_runDock->setFloating(false);
+  splitDockWidget(m_inspectorDock, m_runDock, Qt::Vertical);
+  m_runDock->hide();
   // The side docks run the full height; the Problems dock sits under the views only.
   setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
   setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);

@@ -35,6 +35,10 @@ namespace cs {
 struct Problem;
 }
 
+namespace cs::visualizer {
+class RunPanel;
+}
+
 namespace cs::editor {
 
 class Autosave;
@@ -115,6 +119,9 @@ public:
   QDockWidget* problemsDock() const { return m_problemsDock; }
   QDockWidget* libraryDock() const { return m_libraryDock; }
   QDockWidget* inspectorDock() const { return m_inspectorDock; }
+  /// The Run dock (hidden until Replay → Run…), and the panel in it.
+  QDockWidget* runDock() const { return m_runDock; }
+  visualizer::RunPanel* runPanel() const { return m_runPanel; }
   QComboBox* dialectCombo() const { return m_dialectCombo; }
   QComboBox* protocolCombo() const { return m_protocolCombo; }
   /// The autosave of this window's document, or nullptr when off.
@@ -181,6 +188,8 @@ private:
 
   // mainwindowreplay.cpp
   void openTraceFromDialog();
+  /// Shows and raises the Run dock (Replay → Run…).
+  void showRunPanel();
 
   // mainwindowhelp.cpp
   void showAbout();
@@ -199,6 +208,8 @@ private:
   QDockWidget* m_libraryDock = nullptr;
   QDockWidget* m_inspectorDock = nullptr;
   QDockWidget* m_problemsDock = nullptr;
+  QDockWidget* m_runDock = nullptr;
+  visualizer::RunPanel* m_runPanel = nullptr;
   QToolBar* m_fileToolBar = nullptr;
   QToolBar* m_viewToolBar = nullptr;
   QComboBox* m_dialectCombo = nullptr;

@@ -176,6 +176,10 @@ void MainWindow::createEditAndViewActions()
                            tr("Replay a recorded run (Chrome trace) of this program"),
                            {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O)});
   connect(a.openTrace, &QAction::triggered, this, &MainWindow::openTraceFromDialog);
+  a.run = new QAction(tr("&Run…"), this);
+  a.run->setStatusTip(tr("Run this program on the simulator or an executor and replay the run"));
+  a.run->setShortcut(QKeySequence(Qt::Key_F5));
+  connect(a.run, &QAction::triggered, this, &MainWindow::showRunPanel);
 
   a.about = new QAction(drawnIcon(WindowIcon::App), tr("&About Collective Studio"), this);
   a.about->setMenuRole(QAction::AboutRole);
@@ -214,6 +218,7 @@ void MainWindow::createMenus()
   view->addAction(m_libraryDock->toggleViewAction());
   view->addAction(m_inspectorDock->toggleViewAction());
   view->addAction(m_problemsDock->toggleViewAction());
+  view->addAction(m_runDock->toggleViewAction());
   view->addSeparator();
   view->addAction(a.resetLayout);
 
@@ -221,6 +226,7 @@ void MainWindow::createMenus()
   m_viewToolsMenu = menuBar()->addMenu(tr("&Timeline"));
 
   QMenu* replay = menuBar()->addMenu(tr("&Replay"));
+  replay->addAction(a.run);
   replay->addAction(a.openTrace);
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));

@@ -36,6 +36,7 @@ struct MainWindow::Actions {
   QAction* resetLayout = nullptr;
 
   QAction* openTrace = nullptr;
+  QAction* run = nullptr;
 
   QAction* about = nullptr;
   QAction* diagnostics = nullptr;

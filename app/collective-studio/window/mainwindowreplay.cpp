@@ -5,8 +5,10 @@
 
 #include "document/document.h"
 #include "replaywindow.h"
+#include "run/runpanel.h"
 #include "session/documenttrace.h"
 
+#include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
 
@@ -38,6 +40,13 @@ void MainWindow::openTraceFromDialog()
   const QString error = openTrace(path);
   if (!error.isEmpty())
     showError(tr("Open Trace"), error);
+}
+
+void MainWindow::showRunPanel()
+{
+  m_runDock->show();
+  m_runDock->raise();
+  m_runPanel->setFocus();
 }
 
 } // namespace cs::editor

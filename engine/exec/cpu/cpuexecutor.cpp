@@ -143,7 +143,7 @@ class CpuRun final : public plan::RunBackend
 public:
   CpuRun(const Program& program, const ExecOptions& options, RunState& state)
       : m_options(options), m_state(state), m_snapshot(takeSnapshot(program, state)),
-        m_watchdog(state.progress, options.timeoutSeconds)
+        m_watchdog(state.progress, options.timeoutSeconds, options.cancel)
   {
   }
 

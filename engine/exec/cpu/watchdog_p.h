@@ -17,11 +17,14 @@ namespace cs::cpu {
 class Watchdog
 {
 public:
-  Watchdog(const std::atomic<std::uint64_t>& progress, double timeoutSeconds);
+  /// `cancel` (may be null) stops the wait like a stall when another thread sets it.
+  Watchdog(const std::atomic<std::uint64_t>& progress, double timeoutSeconds,
+           const std::atomic<bool>* cancel = nullptr);
 
   /// Workers call this once when they leave their loop, normally or aborted.
   void threadFinished();
-  /// Waits until `threads` workers finished (true) or progress stalled for the timeout (false).
+  /// Waits until `threads` workers finished (true) or progress stalled for the timeout or the
+  /// run was cancelled (false).
   bool waitForAll(int threads);
   /// Forgets finished workers, for the next run.
   void reset();
@@ -29,6 +32,7 @@ public:
 private:
   const std::atomic<std::uint64_t>& m_progress;
   std::chrono::nanoseconds m_timeout;
+  const std::atomic<bool>* m_cancel;
   std::mutex m_mutex;
   std::condition_variable m_finishedChanged;
   int m_finished = 0;
