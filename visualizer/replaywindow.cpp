@@ -5,6 +5,7 @@
 #include "playback/playbackclock.h"
 #include "session/replaysession.h"
 #include "views/bufferview.h"
+#include "views/ganttblockedlist.h"
 #include "views/ganttlegend.h"
 #include "views/ganttview.h"
 #include "views/linkchart.h"
@@ -50,6 +51,12 @@ ReplayWindow::ReplayWindow(std::unique_ptr<ReplaySession> session, QWidget* pare
   bufferScroll->setFrameShape(QFrame::NoFrame);
   m_side->addTab(bufferScroll, tr("Buffers"));
   m_side->addTab(new BreakpointList(m_clock), tr("Breakpoints"));
+  if (m_session->trace().stoppedUs) {
+    m_blocked = new BlockedList(m_session.get());
+    m_side->insertTab(0, m_blocked, tr("Blocked"));
+    m_side->setCurrentIndex(0);
+    m_session->setCursor(*m_session->trace().stoppedUs);
+  }
   m_views->setVisible(false);
   m_views->setDocumentMode(true);
   m_top->addWidget(m_views);
@@ -99,6 +106,11 @@ QString ReplayWindow::headerText() const
     text = tr("<b>%1</b> on ").arg(QString::fromStdString(program.name).toHtmlEscaped()) + text;
   if (m_session->index().linksInferred())
     text += tr(" · <i>links inferred from the topology</i>");
+  if (const std::optional<double> stopped = m_session->trace().stoppedUs)
+    text += tr("<br><span style=\"color:#d02b2b\"><b>stopped by the watchdog at %1 µs: %2 "
+               "threadblocks blocked</b></span>")
+                .arg(*stopped, 0, 'f', 2)
+                .arg(m_session->trace().blocked.size());
   return text;
 }
 

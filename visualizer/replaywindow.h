@@ -4,6 +4,7 @@
 // replay over one session, and the playback bar along the bottom. The Gantt chart runs along the
 // bottom half; above it, the buffer view and the breakpoint list share a tab widget on the right,
 // and addView() puts further views (the topology playback, the link chart) in tabs on the left.
+// A run the watchdog stopped opens at the stop, says so in the header and adds a "Blocked" tab.
 
 #include <QWidget>
 
@@ -15,6 +16,7 @@ class QTabWidget;
 
 namespace cs::visualizer {
 
+class BlockedList;
 class BufferView;
 class GanttView;
 class LinkChart;
@@ -39,6 +41,8 @@ public:
   BufferView* bufferView() const { return m_buffers; }
   TopologyPlaybackView* topologyView() const { return m_topology; }
   LinkChart* linkChart() const { return m_links; }
+  /// The "Blocked" tab of a run the watchdog stopped, else null.
+  BlockedList* blockedList() const { return m_blocked; }
   /// The header's text: what run this is and where its routes come from.
   QString headerText() const;
 
@@ -56,6 +60,7 @@ private:
   BufferView* m_buffers;
   TopologyPlaybackView* m_topology;
   LinkChart* m_links;
+  BlockedList* m_blocked = nullptr;
   PlaybackBar* m_bar;
 };
 

@@ -3,11 +3,13 @@
 // window. With --screenshot it renders the laid-out window into a PNG and exits instead, which is
 // how the user guide's pictures are made (works with QT_QPA_PLATFORM=offscreen). With --trace it
 // also replays a recorded run of FILE's program in the visual debugger (with --screenshot, one of
-// its views at --at instead of the main window).
+// its views at --at instead of the main window); --compare B.json adds a second run to compare
+// with it (designed vs measured), and --view compare screenshots that comparison.
 //
 // Exit codes, as cstudio's: 0 success, 1 the screenshot could not be written, 2 bad arguments, an
 // unreadable FILE or a trace that does not fit it.
 
+#include "compare/comparewindow.h"
 #include "document/document.h"
 #include "panels/problemspanel.h"
 #include "replaywindow.h"
@@ -105,6 +107,7 @@ struct Arguments {
   bool problemSet = false;
   QString problem; ///< --activate-problem as given
   QString trace;   ///< --trace: a recorded run of FILE's program to replay
+  QString compare; ///< --compare: a second run to compare --trace with
   QString replayView = QStringLiteral("playback"); ///< --view with --trace
   std::optional<double> atUs;                      ///< --at: the replay cursor
 };
@@ -144,6 +147,10 @@ void addOptions(QCommandLineParser& parser)
        QStringLiteral("Replay this Chrome trace of a run of FILE's program (cstudio simulate "
                       "--trace) in the visual debugger."),
        QStringLiteral("T.json")},
+      {QStringLiteral("compare"),
+       QStringLiteral("With --trace: compare this second trace of a run of FILE's program with "
+                      "it (designed vs measured); --view compare screenshots the comparison."),
+       QStringLiteral("B.json")},
       {QStringLiteral("at"), QStringLiteral("With --trace: put the replay cursor at this time."),
        QStringLiteral("US")},
       {QStringLiteral("size"), QStringLiteral("Window size, default 1400x900."),
@@ -163,22 +170,28 @@ void addOptions(QCommandLineParser& parser)
 bool parseReplayArguments(const QCommandLineParser& parser, Arguments& args)
 {
   args.trace = parser.value(QStringLiteral("trace"));
+  args.compare = parser.value(QStringLiteral("compare"));
   if (args.trace.isEmpty()) {
-    if (!parser.isSet(QStringLiteral("at")))
+    if (!parser.isSet(QStringLiteral("at")) && !parser.isSet(QStringLiteral("compare")))
       return true;
-    printError(QStringLiteral("--at needs --trace"));
+    printError(QStringLiteral("--at and --compare need --trace"));
     return false;
   }
   if (parser.isSet(QStringLiteral("view")))
     args.replayView = parser.value(QStringLiteral("view"));
+  else if (!args.compare.isEmpty())
+    args.replayView = QStringLiteral("compare");
   const QStringList views = {QStringLiteral("playback"), QStringLiteral("gantt"),
-                             QStringLiteral("buffers"), QStringLiteral("topology"),
-                             QStringLiteral("links")};
+                             QStringLiteral("buffers"),  QStringLiteral("topology"),
+                             QStringLiteral("links"),    QStringLiteral("compare")};
   if (!views.contains(args.replayView)) {
-    printError(QStringLiteral("with --trace, --view must be playback, gantt, buffers, topology "
-                              "or links, not "
-                              "\"%1\"")
+    printError(QStringLiteral("with --trace, --view must be playback, gantt, buffers, topology, "
+                              "links or compare, not \"%1\"")
                    .arg(args.replayView));
+    return false;
+  }
+  if (args.replayView == QLatin1String("compare") && args.compare.isEmpty()) {
+    printError(QStringLiteral("--view compare needs --compare B.json"));
     return false;
   }
   if (parser.isSet(QStringLiteral("at"))) {
@@ -317,10 +330,31 @@ int saveShot(const QPixmap& shot, const QString& out)
   return kWriteError;
 }
 
+/// Renders the comparison of --trace (A) with --compare (B) into the PNG at the window size.
+int takeCompareScreenshot(MainWindow& window, const Arguments& args)
+{
+  cs::visualizer::DocumentReplay first =
+      cs::visualizer::openDocumentTrace(*window.document(), args.trace);
+  cs::visualizer::DocumentReplay second =
+      cs::visualizer::openDocumentTrace(*window.document(), args.compare);
+  if (!first.session || !second.session) {
+    printError(first.session ? second.error : first.error);
+    return kUsageError;
+  }
+  cs::visualizer::CompareWindow compare(std::move(first.session), std::move(second.session));
+  compare.resize(args.size);
+  compare.show();
+  QCoreApplication::processEvents();
+  QCoreApplication::processEvents();
+  return saveShot(compare.grab(), args.screenshotPath);
+}
+
 /// Renders the replay of --trace at --at into the PNG: the whole replay window (playback), or one
 /// view (Gantt chart, buffers, topology, link chart) alone at the window size.
 int takeReplayScreenshot(MainWindow& window, const Arguments& args)
 {
+  if (args.replayView == QLatin1String("compare"))
+    return takeCompareScreenshot(window, args);
   cs::visualizer::DocumentReplay opened =
       cs::visualizer::openDocumentTrace(*window.document(), args.trace);
   if (!opened.session) {
@@ -328,7 +362,8 @@ int takeReplayScreenshot(MainWindow& window, const Arguments& args)
     return kUsageError;
   }
   cs::visualizer::ReplayWindow replay(std::move(opened.session));
-  replay.session()->setCursor(args.atUs.value_or(0));
+  if (args.atUs) // else where the window opens: the start, or a stopped run's stop
+    replay.session()->setCursor(*args.atUs);
   std::unique_ptr<QWidget> alone; // a view taken out of the window, gone before the window
   QWidget* target = &replay;
   if (args.replayView == QLatin1String("gantt"))
@@ -350,10 +385,12 @@ int takeReplayScreenshot(MainWindow& window, const Arguments& args)
   return saveShot(target->grab(), args.screenshotPath);
 }
 
-/// Opens --trace in a replay window over the main window, at --at; a message box says why not.
+/// Opens --trace in a replay window over the main window, at --at (or, with --compare, the two
+/// runs in a compare window); a message box says why not.
 void openStartTrace(MainWindow& window, const Arguments& args)
 {
-  const QString error = window.openTrace(args.trace);
+  const QString error = args.compare.isEmpty() ? window.openTrace(args.trace)
+                                               : window.openComparison(args.trace, args.compare);
   if (!error.isEmpty()) {
     printError(error);
     QTimer::singleShot(0, &window, [&window, error] {
@@ -361,8 +398,9 @@ void openStartTrace(MainWindow& window, const Arguments& args)
     });
     return;
   }
-  if (auto* replay = qobject_cast<cs::visualizer::ReplayWindow*>(window.replayWindow()))
-    replay->session()->setCursor(args.atUs.value_or(0));
+  auto* replay = qobject_cast<cs::visualizer::ReplayWindow*>(window.replayWindow());
+  if (replay && args.compare.isEmpty() && args.atUs)
+    replay->session()->setCursor(*args.atUs);
 }
 
 } // namespace

@@ -1,42 +1,12 @@
 #include "replaystop.h"
 
-#include "check/checker.h"
 #include "io/chrometrace.h"
-
-#include <algorithm>
+#include "replay/stopreport.h"
 
 namespace cs::cli {
 
-namespace {
-
-/// The first deadlock the checker reports with the run's slots: its wait-for chain, in order.
-std::vector<Location> predictedCycle(const Program& program, const Trace& trace)
-{
-  CheckOptions options;
-  if (trace.connectionSlots)
-    options.fifoSlots = *trace.connectionSlots;
-  const std::vector<Diagnostic> found = checkProgram(program, options);
-  const auto deadlock = std::find_if(found.begin(), found.end(),
-                                     [](const Diagnostic& d) { return d.code == "deadlock"; });
-  return deadlock == found.end() ? std::vector<Location>{} : deadlock->related;
-}
-
-std::string describeBlocked(const BlockedPosition& p)
-{
-  std::string text = "rank " + std::to_string(p.rank) + " tb " + std::to_string(p.tb) + " step " +
-                     std::to_string(p.step) + " slice " + std::to_string(p.slice) + " waits for ";
-  switch (p.waitsFor) {
-  case BlockedOn::Message:
-    return text + "a message from rank " + std::to_string(p.peer);
-  case BlockedOn::Room:
-    return text + "room on the connection to rank " + std::to_string(p.peer);
-  case BlockedOn::Flag:
-    return text + "tb " + std::to_string(p.depTb) + " step " + std::to_string(p.depStep);
-  }
-  return text;
-}
-
-} // namespace
+using replay::describeBlocked;
+using replay::predictedCycle;
 
 nlohmann::json stopJson(const Program& program, const Trace& trace)
 {

@@ -5,4 +5,5 @@ list(APPEND cs_engine_area_sources
   replay/tracefit_p.h replay/tracefit.cpp
   replay/bufferreplay.h replay/bufferreplay.cpp
   replay/comparison.h replay/comparison.cpp
+  replay/stopreport.h replay/stopreport.cpp
 )

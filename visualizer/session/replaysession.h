@@ -15,6 +15,7 @@
 #include <QObject>
 #include <QString>
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -58,7 +59,8 @@ public:
   QString description() const;
 
   double startUs() const { return 0; }
-  double endUs() const { return m_index.endUs(); }
+  /// The end of the last event, or the watchdog's stop when it came later.
+  double endUs() const { return std::max(m_index.endUs(), trace().stoppedUs.value_or(0.0)); }
   double cursorUs() const { return m_cursorUs; }
   /// The state at the cursor, computed once per cursor move.
   const replay::ReplayState& state() const { return m_state; }

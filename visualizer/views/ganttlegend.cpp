@@ -60,6 +60,12 @@ GanttLegend::GanttLegend(std::vector<OpType> ops, QWidget* parent)
   setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
 }
 
+void GanttLegend::setRunKey(const QString& first, const QString& second)
+{
+  m_runs = {first, second};
+  update();
+}
+
 QSize GanttLegend::sizeHint() const
 {
   return {400, fontMetrics().height() + 8};
@@ -87,6 +93,11 @@ void GanttLegend::paintEvent(QPaintEvent*)
   const QColor sample = opColor(OpType::Send);
   QColor pale = sample;
   pale.setAlpha(60);
+  if (m_runs.size() == 2) {
+    item(sample, sample.darker(140), tr("A: %1").arg(m_runs[0]));
+    item(pale, sample, tr("B: %1").arg(m_runs[1]));
+    return;
+  }
   item(sample, sample.darker(140), tr("done"));
   item(sample.lighter(125), palette().color(QPalette::WindowText), tr("running"));
   item(pale, sample, tr("pending"));

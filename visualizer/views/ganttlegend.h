@@ -15,13 +15,18 @@ QColor opColor(OpType op);
 /// What an op type does, spelled out for the legend: "receive-reduce-copy-send".
 QString opTitle(OpType op);
 
-/// A one-line key under the Gantt chart: the op types of the run, then done / running / pending.
+/// A one-line key under the Gantt chart: the op types of the run, then done / running / pending
+/// (or, with setRunKey, how each of two runs is drawn).
 class GanttLegend : public QWidget
 {
   Q_OBJECT
 
 public:
   GanttLegend(std::vector<OpType> ops, QWidget* parent = nullptr);
+
+  /// Keys two runs instead of the states (the compare window's overlay): run A's name beside a
+  /// solid sample, run B's beside an outlined one.
+  void setRunKey(const QString& first, const QString& second);
 
   QSize sizeHint() const override;
 
@@ -30,6 +35,7 @@ protected:
 
 private:
   std::vector<OpType> m_ops;
+  QStringList m_runs; ///< empty: the states are keyed
 };
 
 } // namespace cs::visualizer

@@ -13,6 +13,8 @@ GanttModel::GanttModel(const ReplaySession& session)
   std::map<std::pair<int, int>, std::vector<std::size_t>> byLane;
   for (std::size_t i = 0; i < events.size(); ++i)
     byLane[{events[i].rank, events[i].tb}].push_back(i);
+  for (const BlockedPosition& blocked : session.trace().blocked) // lanes stuck before any event
+    byLane[{blocked.rank, blocked.tb}];
   m_laneOf.assign(events.size(), 0);
   for (auto& [key, indices] : byLane) {
     std::stable_sort(indices.begin(), indices.end(), [&events](std::size_t a, std::size_t b) {

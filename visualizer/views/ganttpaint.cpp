@@ -30,6 +30,7 @@ void GanttView::paintEvent(QPaintEvent*)
   const int first = std::max(0, laneAt(kAxisHeight));
   for (int lane = first; lane < lanes && laneTop(lane) < viewport()->height(); ++lane)
     paintBars(painter, lane, fromUs, toUs);
+  paintBlocked(painter);
   painter.setRenderHint(QPainter::Antialiasing);
   paintFlows(painter);
   painter.setRenderHint(QPainter::Antialiasing, false);

@@ -206,6 +206,8 @@ QString GanttView::toolTipAt(const QPoint& pos) const
   const int lane = laneAt(pos.y());
   if (lane < 0 || pos.x() <= kLabelWidth)
     return {};
+  if (const QString blocked = blockedToolTipAt(pos); !blocked.isEmpty())
+    return blocked;
   const long index = m_model.eventAt(lane, timeAt(pos.x()));
   if (index < 0)
     return {};

@@ -5,8 +5,9 @@
 // running and pending at it drawn distinctly, and arrows from send to receive for the selected
 // event or lane. Ctrl+wheel zooms in time around the mouse, the scroll bars, Shift+wheel and a
 // middle-button drag pan; the view follows the cursor when it leaves the visible time; a click
-// selects an event or a lane, a double-click moves the cursor. Only the lanes and events inside the
-// viewport are painted, so thousands of events stay cheap.
+// selects an event or a lane, a double-click moves the cursor. A run the watchdog stopped
+// shows a red marker on each blocked lane, from its last event to the stop. Only the lanes and
+// events inside the viewport are painted, so thousands of events stay cheap.
 
 #include "ganttmodel_p.h"
 
@@ -27,6 +28,11 @@ public:
   std::size_t barCount() const;
   /// Where the event's bar is, in viewport coordinates.
   QRectF barRect(std::size_t event) const;
+  /// Red markers drawn for a run the watchdog stopped: one per blocked (rank, tb) with a lane.
+  std::size_t blockedMarkerCount() const;
+  /// Where the marker of trace().blocked[i] is, in viewport coordinates (empty without a lane):
+  /// from the lane's last end to the stop.
+  QRectF blockedRect(std::size_t i) const;
   /// Fits the whole run into the viewport's width.
   void fitToWidth();
   /// Pixels per µs.
@@ -60,6 +66,9 @@ private:
   void paintLabels(QPainter& painter) const;
   void paintAxis(QPainter& painter) const;
   void paintCursor(QPainter& painter) const;
+  void paintBlocked(QPainter& painter) const;
+  /// The tooltip of the blocked marker under pos, or empty.
+  QString blockedToolTipAt(const QPoint& pos) const;
   /// The messages whose arrows show: those of the selected event, else of the selected lane.
   std::vector<std::size_t> shownFlows() const;
   QString toolTipAt(const QPoint& pos) const;

@@ -102,6 +102,9 @@ public:
   QString exportTopologyImageTo(const QString& path);
   /// Opens a Chrome trace of a run of the shown program in a replay window of its own.
   QString openTrace(const QString& path);
+  /// Opens two Chrome traces of runs of the shown program side by side in a compare window of
+  /// its own (designed vs measured); the error names the file that could not be opened.
+  QString openComparison(const QString& first, const QString& second);
   /// The replay window openTrace last opened, while it is open.
   QWidget* replayWindow() const { return m_replayWindow; }
 
@@ -190,6 +193,9 @@ private:
   void openTraceFromDialog();
   /// Shows and raises the Run dock (Replay → Run…).
   void showRunPanel();
+  void compareTracesFromDialog();
+  /// Adds Replay › Compare Traces…, enabled with Open Trace.
+  void addCompareAction(QMenu* replay);
 
   // mainwindowhelp.cpp
   void showAbout();

@@ -228,6 +228,7 @@ void MainWindow::createMenus()
   QMenu* replay = menuBar()->addMenu(tr("&Replay"));
   replay->addAction(a.run);
   replay->addAction(a.openTrace);
+  addCompareAction(replay);
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(a.diagnostics);

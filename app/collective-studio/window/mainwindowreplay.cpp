@@ -1,16 +1,20 @@
 // MainWindow: the Replay menu, which opens recorded runs of the shown program in the visual
-// debugger (see mainwindow.h for the map).
+// debugger, one at a time or two side by side (see mainwindow.h for the map).
 
 #include "mainwindow.h"
 
+#include "compare/comparewindow.h"
 #include "document/document.h"
+#include "mainwindowactions.h"
 #include "replaywindow.h"
 #include "run/runpanel.h"
 #include "session/documenttrace.h"
 
+#include <QAction>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QMenu>
 
 namespace cs::editor {
 
@@ -47,6 +51,52 @@ void MainWindow::showRunPanel()
   m_runDock->show();
   m_runDock->raise();
   m_runPanel->setFocus();
+}
+
+QString MainWindow::openComparison(const QString& first, const QString& second)
+{
+  visualizer::DocumentReplay a = visualizer::openDocumentTrace(*m_document, first);
+  if (!a.session)
+    return a.error;
+  visualizer::DocumentReplay b = visualizer::openDocumentTrace(*m_document, second);
+  if (!b.session)
+    return b.error;
+  auto* window = new visualizer::CompareWindow(std::move(a.session), std::move(b.session), this);
+  window->setWindowFlag(Qt::Window);
+  window->setAttribute(Qt::WA_DeleteOnClose);
+  window->setWindowTitle(tr("%1 vs %2 — Compare runs of %3")
+                             .arg(QFileInfo(first).fileName(), QFileInfo(second).fileName(),
+                                  m_document->displayName()));
+  window->resize(1300, 860);
+  window->show();
+  return {};
+}
+
+void MainWindow::compareTracesFromDialog()
+{
+  const QString folder = QFileInfo(m_document->origin().filePath).absolutePath();
+  const QString filter = tr("Chrome traces (*.json);;All files (*)");
+  const QString first =
+      QFileDialog::getOpenFileName(this, tr("Compare Traces: first run (A)"), folder, filter);
+  if (first.isEmpty())
+    return;
+  const QString second = QFileDialog::getOpenFileName(this, tr("Compare Traces: second run (B)"),
+                                                      QFileInfo(first).absolutePath(), filter);
+  if (second.isEmpty())
+    return;
+  const QString error = openComparison(first, second);
+  if (!error.isEmpty())
+    showError(tr("Compare Traces"), error);
+}
+
+void MainWindow::addCompareAction(QMenu* replay)
+{
+  auto* compare = new QAction(tr("&Compare Traces…"), this);
+  compare->setStatusTip(tr("Compare two recorded runs of this program (designed vs measured)"));
+  compare->setEnabled(m_actions->openTrace->isEnabled());
+  connect(m_actions->openTrace, &QAction::enabledChanged, compare, &QAction::setEnabled);
+  connect(compare, &QAction::triggered, this, &MainWindow::compareTracesFromDialog);
+  replay->addAction(compare);
 }
 
 } // namespace cs::editor
