@@ -42,9 +42,11 @@ QColor seriesColor(std::size_t index)
 } // namespace
 
 LinkChart::LinkChart(ReplaySession* session, QWidget* parent)
-    : QChartView(parent), m_session(session)
+    : QChartView(new QChart, parent), m_session(session)
 {
-  auto* chart = new QChart;
+  // The chart is given to the view at construction: a view made without one creates its own,
+  // which setChart() would release, not delete.
+  QChart* chart = this->chart();
   chart->setMargins(QMargins(4, 4, 4, 4));
   chart->legend()->setAlignment(Qt::AlignBottom);
   m_time = new QValueAxis(chart);
@@ -61,7 +63,6 @@ LinkChart::LinkChart(ReplaySession* session, QWidget* parent)
   m_percent->setLabelFormat(QStringLiteral("%d"));
   chart->addAxis(m_time, Qt::AlignBottom);
   chart->addAxis(m_percent, Qt::AlignLeft);
-  setChart(chart);
   setRenderHint(QPainter::Antialiasing);
 
   m_cursor = new QLineSeries(chart);
