@@ -4,6 +4,8 @@
 
 #include "window/mainwindow.h"
 
+#include "support/isolatedwindow.h"
+
 #include "catalogue/ringallreduce.h"
 #include "document/document.h"
 #include "io/chrometrace.h"
@@ -52,19 +54,8 @@ private:
 void Test_opentrace::initTestCase()
 {
   QVERIFY(m_dir.isValid());
-  qputenv("XDG_CONFIG_HOME", m_dir.filePath("config").toUtf8());
-  qputenv("XDG_DATA_HOME", m_dir.filePath("data").toUtf8());
-  qputenv("CSTUDIO_AUTOSAVE_DIR", m_dir.filePath("autosave").toUtf8());
-  QCoreApplication::setOrganizationName("CollectiveStudioTest");
-  QCoreApplication::setApplicationName("tst_opentrace");
-  MainWindowOptions options;
-  options.libraryPath = m_dir.filePath("library.sqlite");
-  options.autosave = false;
-  options.restoreLayout = false;
-  options.recordRecentFiles = false;
-  m_window = std::make_unique<MainWindow>(options);
-  QCOMPARE(m_window->newFromAlgorithm("ring-allreduce", 4, "ring-4"), QString());
-  m_window->document()->waitForAnalysis();
+  m_window = test::openIsolatedRingWindow(m_dir, "tst_opentrace");
+  QVERIFY(m_window);
   QVERIFY(m_window->document()->shownProgram().has_value());
 }
 
