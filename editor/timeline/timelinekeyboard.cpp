@@ -2,12 +2,11 @@
 // (Enter selects what wrote it), Delete and Escape, Ctrl+wheel zoom around the mouse, and
 // tooltips from toolTipAt().
 
+#include "style/viewporttooltip.h"
 #include "timelineview.h"
 
-#include <QHelpEvent>
 #include <QKeyEvent>
 #include <QScrollBar>
-#include <QToolTip>
 #include <QWheelEvent>
 
 #include <algorithm>
@@ -124,15 +123,8 @@ void TimelineView::keyReleaseEvent(QKeyEvent* event)
 
 bool TimelineView::viewportEvent(QEvent* event)
 {
-  if (event->type() == QEvent::ToolTip) {
-    auto* help = static_cast<QHelpEvent*>(event);
-    const QString text = toolTipAt(help->pos());
-    if (text.isEmpty())
-      QToolTip::hideText();
-    else
-      QToolTip::showText(help->globalPos(), text, viewport());
+  if (showViewportToolTip(event, viewport(), [this](const QPoint& at) { return toolTipAt(at); }))
     return true;
-  }
   if (event->type() == QEvent::Leave)
     setHover(-1);
   return QAbstractScrollArea::viewportEvent(event);

@@ -2,11 +2,10 @@
 
 #include "ganttlayout_p.h"
 #include "session/replaysession.h"
+#include "style/viewporttooltip.h"
 
-#include <QHelpEvent>
 #include <QMouseEvent>
 #include <QScrollBar>
-#include <QToolTip>
 #include <QWheelEvent>
 
 #include <algorithm>
@@ -189,15 +188,9 @@ void GanttView::wheelEvent(QWheelEvent* event)
 
 bool GanttView::viewportEvent(QEvent* event)
 {
-  if (event->type() == QEvent::ToolTip) {
-    auto* help = static_cast<QHelpEvent*>(event);
-    const QString text = toolTipAt(help->pos());
-    if (text.isEmpty())
-      QToolTip::hideText();
-    else
-      QToolTip::showText(help->globalPos(), text, viewport());
+  if (editor::showViewportToolTip(event, viewport(),
+                                  [this](const QPoint& at) { return toolTipAt(at); }))
     return true;
-  }
   return QAbstractScrollArea::viewportEvent(event);
 }
 
