@@ -21,10 +21,11 @@ Result<std::int64_t> Library::addRun(const RunRecord& run, const Trace* trace)
   sql::Transaction transaction(impl.db);
   if (!transaction.begun())
     return impl.fail("starting to record a run");
-  sql::Statement insert(impl.db,
-                        "INSERT INTO runs(version_id, backend, device, dtype, op, bytes, time_us, "
-                        "algbw, busbw, wrong, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-                        "strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))");
+  sql::Statement insert(
+      impl.db, "INSERT INTO runs(version_id, backend, device, dtype, op, bytes, time_us, "
+               "algbw, busbw, wrong, status, verdict, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, "
+               "?, ?, ?, "
+               "strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))");
   insert.bind(1, run.versionId)
       .bind(2, run.backend)
       .bind(3, run.device)
@@ -34,7 +35,9 @@ Result<std::int64_t> Library::addRun(const RunRecord& run, const Trace* trace)
       .bind(7, run.timeUs)
       .bind(8, run.algbwGBps)
       .bind(9, run.busbwGBps)
-      .bind(10, run.wrong);
+      .bind(10, run.wrong)
+      .bind(11, run.status)
+      .bind(12, run.verdict);
   if (!insert.run()) {
     Error error = impl.fail("recording a run");
     if (error.kind == ErrorKind::Invalid)
@@ -59,12 +62,12 @@ Result<std::int64_t> Library::addRun(const RunRecord& run, const Trace* trace)
 
 Result<std::vector<RunRecord>> Library::runs(std::int64_t algorithmId) const
 {
-  sql::Statement query(m_impl->db,
-                       "SELECT r.id, r.version_id, v.number, r.backend, r.device, r.dtype, r.op, "
-                       "r.bytes, r.time_us, r.algbw, r.busbw, r.wrong, r.created, "
-                       "EXISTS (SELECT 1 FROM traces t WHERE t.run_id = r.id) "
-                       "FROM runs r JOIN versions v ON v.id = r.version_id "
-                       "WHERE v.algorithm_id = ? ORDER BY r.id");
+  sql::Statement query(
+      m_impl->db, "SELECT r.id, r.version_id, v.number, r.backend, r.device, r.dtype, r.op, "
+                  "r.bytes, r.time_us, r.algbw, r.busbw, r.wrong, r.status, r.verdict, r.created, "
+                  "EXISTS (SELECT 1 FROM traces t WHERE t.run_id = r.id) "
+                  "FROM runs r JOIN versions v ON v.id = r.version_id "
+                  "WHERE v.algorithm_id = ? ORDER BY r.id");
   query.bind(1, algorithmId);
   std::vector<RunRecord> runs;
   sql::StepResult step;
@@ -82,8 +85,10 @@ Result<std::vector<RunRecord>> Library::runs(std::int64_t algorithmId) const
     run.algbwGBps = query.doubleAt(9);
     run.busbwGBps = query.doubleAt(10);
     run.wrong = query.int64At(11);
-    run.created = query.textAt(12);
-    run.hasTrace = query.int64At(13) != 0;
+    run.status = query.textAt(12);
+    run.verdict = query.textAt(13);
+    run.created = query.textAt(14);
+    run.hasTrace = query.int64At(15) != 0;
     runs.push_back(std::move(run));
   }
   if (step == sql::StepResult::Failed)

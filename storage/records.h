@@ -140,6 +140,10 @@ struct RunRecord {
   double algbwGBps = 0;
   double busbwGBps = 0;
   std::int64_t wrong = 0; ///< #wrong as nccl-tests reports it
+  /// How the run ended: execStatusName() ("verified", "wrong", "not-verified", "hung") or
+  /// "simulated"; empty in runs stored before schema 3.
+  std::string status;
+  std::string verdict; ///< the verdict for people ("verified, 12.3 µs per iteration"), or empty
   std::string created;
   bool hasTrace = false;
 };

@@ -109,6 +109,13 @@ END;
 INSERT INTO algorithms_fts(algorithms_fts) VALUES ('rebuild');
 )sql";
 
+// Version 3: how each run ended, so the Runs list can say "hung" or "3 wrong" without reading
+// its trace. Rows of older files read as an unknown status with no verdict text.
+constexpr std::string_view kVersion3 = R"sql(
+ALTER TABLE runs ADD COLUMN status TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN verdict TEXT NOT NULL DEFAULT '';
+)sql";
+
 } // namespace
 
 std::string_view schemaStep(int version)
@@ -118,6 +125,8 @@ std::string_view schemaStep(int version)
     return kVersion1;
   case 2:
     return kVersion2;
+  case 3:
+    return kVersion3;
   default:
     return {};
   }

@@ -16,7 +16,7 @@
 namespace cs::storage {
 
 /// The schema this build writes. 1: tables; 2: the FTS5 search index over names, tags, notes.
-inline constexpr int kSchemaVersion = 2;
+inline constexpr int kSchemaVersion = 3;
 /// PRAGMA application_id of every library ("CSTD"), so a foreign SQLite file is recognised.
 inline constexpr std::int32_t kApplicationId = 0x43535444;
 

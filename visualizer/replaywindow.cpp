@@ -88,6 +88,18 @@ ReplayWindow::ReplayWindow(std::unique_ptr<ReplaySession> session, QWidget* pare
   addView(m_links, tr("Link Utilisation"));
 }
 
+ReplayWindow* ReplayWindow::showWindow(std::unique_ptr<ReplaySession> session, QWidget* parent,
+                                       const QString& title)
+{
+  auto* window = new ReplayWindow(std::move(session), parent);
+  window->setWindowFlag(Qt::Window);
+  window->setAttribute(Qt::WA_DeleteOnClose);
+  window->setWindowTitle(title);
+  window->resize(1300, 860);
+  window->show();
+  return window;
+}
+
 ReplayWindow::~ReplayWindow()
 {
   // The views hold the session: they go before it does.

@@ -32,6 +32,10 @@ class ReplayWindow : public QWidget
 public:
   /// Takes ownership of the session.
   explicit ReplayWindow(std::unique_ptr<ReplaySession> session, QWidget* parent = nullptr);
+  /// A replay of `session` as a top-level window of its own over `parent` (deleted on close),
+  /// titled `title`, shown at a size where every view has room.
+  static ReplayWindow* showWindow(std::unique_ptr<ReplaySession> session, QWidget* parent,
+                                  const QString& title);
   ~ReplayWindow() override;
 
   ReplaySession* session() const { return m_session.get(); }

@@ -95,6 +95,8 @@ json toJson(const storage::RunRecord& run)
           {"algbw_GBps", run.algbwGBps},
           {"busbw_GBps", run.busbwGBps},
           {"wrong", run.wrong},
+          {"status", run.status},
+          {"verdict", run.verdict},
           {"created", run.created},
           {"has_trace", run.hasTrace}};
 }
@@ -165,13 +167,14 @@ void printAlgorithm(std::ostream& out, const storage::AlgorithmRecord& algorithm
 void printRuns(std::ostream& out, const std::vector<storage::RunRecord>& runs)
 {
   out << "#  ver  backend    device                    size(B)    time(us)  algbw(GB/s)  "
-         "busbw(GB/s)  #wrong  created\n";
+         "busbw(GB/s)  #wrong  status        created\n";
   char line[512];
   for (const storage::RunRecord& run : runs) {
-    std::snprintf(line, sizeof line, "  v%-3d %-10s %-22.22s %10lld %11.2f %12.2f %12.2f %7lld  ",
+    std::snprintf(line, sizeof line,
+                  "  v%-3d %-10s %-22.22s %10lld %11.2f %12.2f %12.2f %7lld  %-13s ",
                   run.versionNumber, run.backend.c_str(), run.device.c_str(),
                   static_cast<long long>(run.bytes), run.timeUs, run.algbwGBps, run.busbwGBps,
-                  static_cast<long long>(run.wrong));
+                  static_cast<long long>(run.wrong), run.status.empty() ? "-" : run.status.c_str());
     out << line << run.created << '\n';
   }
   out << runs.size() << (runs.size() == 1 ? " run\n" : " runs\n");

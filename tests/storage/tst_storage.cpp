@@ -313,9 +313,13 @@ void Test_storage::runsAndTraces()
   run.timeUs = trace.totalUs;
   run.algbwGBps = 84.7;
   run.busbwGBps = 84.7;
+  run.status = "simulated";
+  run.verdict = "simulated: 12.38 µs, busbw 84.7 GB/s";
   Result<std::int64_t> first = library.addRun(run, &trace);
   QVERIFY(first.ok());
   run.wrong = 3;
+  run.status = "wrong";
+  run.verdict = "3 wrong of 4096";
   QVERIFY(library.addRun(run).ok());
 
   Result<std::vector<RunRecord>> runs = library.runs(saved->algorithmId);
@@ -324,6 +328,10 @@ void Test_storage::runsAndTraces()
   QVERIFY((*runs)[0].hasTrace);
   QVERIFY(!(*runs)[1].hasTrace);
   QCOMPARE((*runs)[1].wrong, std::int64_t{3});
+  QCOMPARE((*runs)[0].status, std::string("simulated"));
+  QCOMPARE((*runs)[0].verdict, std::string("simulated: 12.38 µs, busbw 84.7 GB/s"));
+  QCOMPARE((*runs)[1].status, std::string("wrong"));
+  QCOMPARE((*runs)[1].verdict, std::string("3 wrong of 4096"));
   QCOMPARE((*runs)[0].algbwGBps, 84.7);
   Result<Trace> back = library.trace(*first);
   QVERIFY(back.ok());

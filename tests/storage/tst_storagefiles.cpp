@@ -177,7 +177,9 @@ void Test_storagefiles::olderSchemasAreUpgraded()
         "'legacy', 'kept from the first schema', NULL, 1, '2025-01-01', '2025-01-01');"
         "INSERT INTO contents VALUES (1, 0, '<algo/>', '', 'all-reduce', 4, 4, 28, -1, '', 'ok', "
         "0, 0, '');"
-        "INSERT INTO versions VALUES (1, 7, 1, 1, 'first', NULL, '2025-01-01');"));
+        "INSERT INTO versions VALUES (1, 7, 1, 1, 'first', NULL, '2025-01-01');"
+        "INSERT INTO runs VALUES (1, 1, 'cpu', 'host', 'float', 'sum', 1024, 2.5, 0.4, 0.6, 0, "
+        "'2025-01-01');"));
   }
   Result<Library> library = Library::open(path, unseeded());
   QVERIFY2(library.ok(), library.ok() ? "" : library.error().message.c_str());
@@ -189,6 +191,13 @@ void Test_storagefiles::olderSchemasAreUpgraded()
   QCOMPARE(found->size(), std::size_t{1});
   QCOMPARE(found->front().id, std::int64_t{7});
   QCOMPARE(library->history(7)->front().message, std::string("first"));
+  // A run stored before schema 3 reads back with no status and no verdict, not an error.
+  Result<std::vector<RunRecord>> runs = library->runs(7);
+  QVERIFY(runs.ok());
+  QCOMPARE(runs->size(), std::size_t{1});
+  QCOMPARE(runs->front().timeUs, 2.5);
+  QVERIFY(runs->front().status.empty());
+  QVERIFY(runs->front().verdict.empty());
   QVERIFY(library->save(request("old-ring", test::ringXml(4))).ok());
   QCOMPARE(library->version(7, 0)->number, 2);
   sql::Connection db;

@@ -127,13 +127,7 @@ void RunPanel::openReplay(const RunRequest& request, const RunOutcome& outcome)
       tr("%1 — Replay (%2)").arg(m_document->displayName(), opened.session->description());
   if (m_replayWindow)
     m_replayWindow->close();
-  auto* window = new ReplayWindow(std::move(opened.session), this->window());
-  window->setWindowFlag(Qt::Window);
-  window->setAttribute(Qt::WA_DeleteOnClose);
-  window->setWindowTitle(title);
-  window->resize(1300, 860);
-  window->show();
-  m_replayWindow = window;
+  m_replayWindow = ReplayWindow::showWindow(std::move(opened.session), this->window(), title);
 }
 
 } // namespace cs::visualizer

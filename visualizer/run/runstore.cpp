@@ -62,6 +62,8 @@ storage::RunRecord recordOf(const RunRequest& request, const RunOutcome& outcome
   record.dtype = std::string(dataTypeName(request.options.dtype));
   record.op = std::string(reduceOpName(request.options.op));
   record.bytes = request.options.bytes;
+  record.status = outcome.sim ? "simulated" : std::string(execStatusName(outcome.exec->status));
+  record.verdict = runVerdict(outcome).toStdString();
   if (outcome.sim) {
     record.device = request.topology ? request.topology->name : std::string();
     record.timeUs = outcome.sim->timeUs;

@@ -23,5 +23,12 @@ struct DocumentReplay {
 
 /// Opens `tracePath` against `document`; never throws.
 DocumentReplay openDocumentTrace(const editor::Document& document, const QString& tracePath);
+/// Whether `path` holds a Chrome trace rather than a design document (both are .json): decided
+/// from the file's first bytes, so a large trace is not read twice.
+bool looksLikeChromeTrace(const QString& path);
+/// Opens a trace already read (a run stored in the library) against `document`; `name` ("run
+/// 12") is what an error names. Never throws.
+DocumentReplay openDocumentRun(const editor::Document& document, const Trace& trace,
+                               const QString& name);
 
 } // namespace cs::visualizer

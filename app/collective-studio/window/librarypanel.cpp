@@ -1,4 +1,5 @@
 #include "librarypanel.h"
+#include "librarypanel_p.h"
 
 #include "style/textformat.h"
 #include "twolinedelegate.h"
@@ -22,14 +23,9 @@
 
 namespace cs::editor {
 
-namespace {
+using namespace librarytree;
 
-constexpr int kKindRole = Qt::UserRole;
-constexpr int kIdRole = Qt::UserRole + 1;      ///< algorithm id (algorithms, versions)
-constexpr int kNumberRole = Qt::UserRole + 2;  ///< version number
-constexpr int kLoadedRole = Qt::UserRole + 3;  ///< versions read (algorithms)
-constexpr int kPayloadRole = Qt::UserRole + 4; ///< topology JSON or preset name
-constexpr int kDetailRole = Qt::UserRole + 5;  ///< the dimmed second line
+namespace {
 
 QString toQString(const std::string& text)
 {
@@ -41,30 +37,6 @@ QString capitalised(QString text)
   if (!text.isEmpty())
     text[0] = text[0].toUpper();
   return text;
-}
-
-/// "2024-05-01 12:03" in local time from the library's UTC ISO stamps.
-QString localTime(const std::string& stamp)
-{
-  QDateTime time = QDateTime::fromString(toQString(stamp), Qt::ISODateWithMs);
-  if (!time.isValid())
-    time = QDateTime::fromString(toQString(stamp), Qt::ISODate);
-  return time.isValid() ? time.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm"))
-                        : toQString(stamp);
-}
-
-QTreeWidgetItem* makeItem(QTreeWidgetItem* parent, LibraryPanel::ItemKind kind, const QString& name,
-                          const QString& details)
-{
-  auto* item = new QTreeWidgetItem(parent, {name});
-  item->setData(0, kKindRole, static_cast<int>(kind));
-  item->setData(0, kDetailRole, details);
-  return item;
-}
-
-LibraryPanel::ItemKind kindOf(const QTreeWidgetItem* item)
-{
-  return static_cast<LibraryPanel::ItemKind>(item->data(0, kKindRole).toInt());
 }
 
 QIcon verdictIcon(const storage::VerdictSummary& verdict)
@@ -106,6 +78,33 @@ std::vector<PresetInfo> builtInTopologies()
 }
 
 } // namespace
+
+namespace librarytree {
+
+QString localTime(const std::string& stamp)
+{
+  const QString text = QString::fromStdString(stamp);
+  QDateTime time = QDateTime::fromString(text, Qt::ISODateWithMs);
+  if (!time.isValid())
+    time = QDateTime::fromString(text, Qt::ISODate);
+  return time.isValid() ? time.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm")) : text;
+}
+
+QTreeWidgetItem* makeItem(QTreeWidgetItem* parent, LibraryPanel::ItemKind kind, const QString& name,
+                          const QString& details)
+{
+  auto* item = new QTreeWidgetItem(parent, {name});
+  item->setData(0, kKindRole, static_cast<int>(kind));
+  item->setData(0, kDetailRole, details);
+  return item;
+}
+
+LibraryPanel::ItemKind kindOf(const QTreeWidgetItem* item)
+{
+  return static_cast<LibraryPanel::ItemKind>(item->data(0, kKindRole).toInt());
+}
+
+} // namespace librarytree
 
 LibraryPanel::LibraryPanel(Document* document, QWidget* parent)
     : QWidget(parent), m_document(document)
@@ -328,6 +327,7 @@ void LibraryPanel::loadVersions(QTreeWidgetItem* algorithm)
                             .arg(verdictText(version->verdict));
     item->setToolTip(0, tip);
   }
+  loadRuns(algorithm);
 }
 
 void LibraryPanel::populateTopologies(QTreeWidgetItem* group)
@@ -368,6 +368,9 @@ void LibraryPanel::activate(QTreeWidgetItem* item)
     return;
   case ItemKind::Version:
     emit versionActivated(item->data(0, kIdRole).toLongLong(), item->data(0, kNumberRole).toInt());
+    return;
+  case ItemKind::Run:
+    activateRun(item);
     return;
   case ItemKind::Topology:
   case ItemKind::PresetTopology:

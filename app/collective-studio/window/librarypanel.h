@@ -5,7 +5,9 @@
 // message, date, verdict; read when the algorithm is expanded); "Topologies" lists the stored
 // topologies and the built-in machines. Double-clicking a version, or an algorithm for its head,
 // emits versionActivated (the main window asks about unsaved changes, then opens it);
-// double-clicking a topology gives the document that topology as one undoable edit.
+// double-clicking a topology gives the document that topology as one undoable edit. Each version
+// lists its stored runs (backend, size, time, verdict); double-clicking one with a trace emits
+// runActivated (the main window opens that version if needed and replays the run).
 //
 // The panel owns the open Library; failures (a corrupt file, a read-only one, a newer schema) are
 // shown in the panel in words, never thrown, and the file is never written except by saves.
@@ -39,7 +41,7 @@ class LibraryPanel : public QWidget
 
 public:
   /// What a tree item stands for (Qt::UserRole of column 0).
-  enum class ItemKind { Group, Algorithm, Version, Topology, PresetTopology, Placeholder };
+  enum class ItemKind { Group, Algorithm, Version, Run, Topology, PresetTopology, Placeholder };
 
   explicit LibraryPanel(Document* document, QWidget* parent = nullptr);
   ~LibraryPanel() override;
@@ -67,6 +69,8 @@ public:
 signals:
   /// A version was chosen to open (number 0: the head).
   void versionActivated(qint64 algorithmId, int number);
+  /// A stored run with a trace was chosen to replay (a run of version `number`).
+  void runActivated(qint64 algorithmId, int number, qint64 runId);
   /// A topology was applied to the document.
   void topologyApplied();
 
@@ -76,6 +80,9 @@ private:
   void populateAlgorithms(QTreeWidgetItem* group);
   void populateTopologies(QTreeWidgetItem* group);
   void loadVersions(QTreeWidgetItem* algorithm);
+  /// Lists the algorithm's runs under their versions (librarypanelruns.cpp).
+  void loadRuns(QTreeWidgetItem* algorithm);
+  void activateRun(QTreeWidgetItem* item);
   void activate(QTreeWidgetItem* item);
   void applyTopology(QTreeWidgetItem* item);
 

@@ -43,6 +43,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
   setObjectName(QStringLiteral("MainWindow"));
   setWindowIcon(drawnIcon(WindowIcon::App));
   setDockNestingEnabled(true);
+  setAcceptDrops(true); // traces, design documents and MSCCL XML (mainwindowreplayopen.cpp)
   m_document = new Document(this);
   m_recentFiles = new RecentFiles(this);
 
@@ -67,6 +68,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
   connect(m_problemsPanel, &ProblemsPanel::problemActivated, this, &MainWindow::activateProblem);
   connect(m_problemsPanel, &ProblemsPanel::summaryChanged, this, &MainWindow::updateProblemsTitle);
   connect(m_libraryPanel, &LibraryPanel::versionActivated, this, &MainWindow::openLibraryVersion);
+  connect(m_libraryPanel, &LibraryPanel::runActivated, this, &MainWindow::replayStoredRun);
   connect(m_libraryPanel, &LibraryPanel::topologyApplied, this,
           [this] { showView(View::Topology); });
   connect(m_recentFiles, &RecentFiles::changed, this, &MainWindow::updateRecentMenu);

@@ -12,14 +12,16 @@
 //
 // The file is split by concern: mainwindow.cpp (layout, views, status, title, settings, close),
 // mainwindowactions.cpp (actions, menus, toolbars), mainwindowfiles.cpp (New, Open, Save, Export,
-// recent files, recovery), mainwindowhelp.cpp (About, the diagnostics reference). Start there when
-// adding a command.
+// recent files, recovery), mainwindowreplay.cpp and mainwindowreplayopen.cpp (the Replay menu,
+// stored runs, dropped files), mainwindowhelp.cpp (About, the diagnostics reference). Start there
+// when adding a command.
 
 #include "model/dialect.h"
 
 #include <QMainWindow>
 #include <QPointer>
 #include <QString>
+#include <QStringList>
 
 #include <functional>
 #include <memory>
@@ -27,6 +29,8 @@
 class QAction;
 class QComboBox;
 class QDockWidget;
+class QDragEnterEvent;
+class QDropEvent;
 class QMenu;
 class QTabWidget;
 class QToolBar;
@@ -36,8 +40,9 @@ struct Problem;
 }
 
 namespace cs::visualizer {
+class ReplaySession;
 class RunPanel;
-}
+} // namespace cs::visualizer
 
 namespace cs::editor {
 
@@ -105,6 +110,12 @@ public:
   /// Opens two Chrome traces of runs of the shown program side by side in a compare window of
   /// its own (designed vs measured); the error names the file that could not be opened.
   QString openComparison(const QString& first, const QString& second);
+  /// Replays run `runId` stored under version `number` of a library algorithm, opening that
+  /// version first unless the document shows it (without asking about unsaved changes).
+  QString openStoredRun(qint64 algorithmId, int number, qint64 runId);
+  /// Opens files dropped on the window: a design document or MSCCL XML becomes the document
+  /// (asking about unsaved changes), one Chrome trace replays, two compare.
+  QString openDroppedFiles(const QStringList& paths);
   /// The replay window openTrace last opened, while it is open.
   QWidget* replayWindow() const { return m_replayWindow; }
 
@@ -148,6 +159,8 @@ public:
 
 protected:
   void closeEvent(QCloseEvent* event) override;
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
 
 private:
   struct Actions;
@@ -196,6 +209,14 @@ private:
   void compareTracesFromDialog();
   /// Adds Replay › Compare Traces…, enabled with Open Trace.
   void addCompareAction(QMenu* replay);
+
+  // mainwindowreplayopen.cpp
+  /// A replay window of its own for `session`, remembered as replayWindow().
+  void showReplayWindow(std::unique_ptr<visualizer::ReplaySession> session, const QString& title);
+  /// Whether the document was opened from version `number` of that library algorithm.
+  bool showsLibraryVersion(qint64 algorithmId, int number) const;
+  /// The Runs list's double-click: asks about unsaved changes when the version must be opened.
+  void replayStoredRun(qint64 algorithmId, int number, qint64 runId);
 
   // mainwindowhelp.cpp
   void showAbout();

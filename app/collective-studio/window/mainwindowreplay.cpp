@@ -23,14 +23,9 @@ QString MainWindow::openTrace(const QString& path)
   visualizer::DocumentReplay opened = visualizer::openDocumentTrace(*m_document, path);
   if (!opened.session)
     return opened.error;
-  auto* window = new visualizer::ReplayWindow(std::move(opened.session), this);
-  window->setWindowFlag(Qt::Window);
-  window->setAttribute(Qt::WA_DeleteOnClose);
-  window->setWindowTitle(
+  showReplayWindow(
+      std::move(opened.session),
       tr("%1 — Replay of %2").arg(QFileInfo(path).fileName(), m_document->displayName()));
-  window->resize(1300, 860);
-  window->show();
-  m_replayWindow = window;
   return {};
 }
 

@@ -245,6 +245,23 @@ void drawBuoy(QPainter& p, const Ink& ink)
   p.drawEllipse(centre, 5, 5);
 }
 
+/// A recorded run: a play triangle over a time axis with ticks.
+void drawRun(QPainter& p, const Ink& ink)
+{
+  p.setPen(pen(ink.stroke, 1.4));
+  p.drawLine(QPointF(3, 20), QPointF(21, 20));
+  for (double x : {3.0, 9.0, 15.0, 21.0})
+    p.drawLine(QPointF(x, 18), QPointF(x, 22));
+  QPainterPath play;
+  play.moveTo(8, 3);
+  play.lineTo(18, 9.5);
+  play.lineTo(8, 16);
+  play.closeSubpath();
+  p.setPen(pen(ink.accent, 1.6));
+  p.setBrush(meaning(ink, ink.accent.lighter(170)));
+  p.drawPath(play);
+}
+
 void paintGlyph(QPainter& p, WindowIcon kind, const Ink& ink)
 {
   switch (kind) {
@@ -300,6 +317,9 @@ void paintGlyph(QPainter& p, WindowIcon kind, const Ink& ink)
     return;
   case WindowIcon::Recover:
     drawBuoy(p, ink);
+    return;
+  case WindowIcon::Run:
+    drawRun(p, ink);
     return;
   }
 }

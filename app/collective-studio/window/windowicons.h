@@ -29,6 +29,7 @@ enum class WindowIcon {
   Topology,  ///< linked boxes (library topologies)
   Search,    ///< a magnifier
   Recover,   ///< a life buoy (crash recovery)
+  Run,       ///< a play triangle on a time line (library runs)
 };
 
 /// The drawn icon `kind`. Cheap: the engine paints lazily and QIcon caches pixmaps.

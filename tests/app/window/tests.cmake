@@ -7,3 +7,5 @@ cstudio_add_test(tst_studiocli SOURCES app/window/tst_studiocli.cpp LIBS Qt6::Gu
 target_compile_definitions(tst_studiocli PRIVATE
   COLLECTIVE_STUDIO="$<TARGET_FILE:collective-studio>")
 add_dependencies(tst_studiocli collective-studio)
+# Runs listed in the Library dock and replayed; files dropped on the window.
+cstudio_add_test(tst_storedruns SOURCES app/window/tst_storedruns.cpp LIBS cs::app)
