@@ -4,6 +4,7 @@
 #include "style/rankpalette.h"
 
 #include <QHelpEvent>
+#include <QPaintEvent>
 #include <QPainter>
 #include <QToolTip>
 
@@ -20,7 +21,7 @@ constexpr int kTop = 4;
 } // namespace
 
 BufferView::BufferView(ReplaySession* session, QWidget* parent)
-    : QWidget(parent), m_session(session)
+    : QWidget(parent), m_session(session), m_rows(shownBuffers(*session))
 {
   m_cellWidth = fontMetrics().horizontalAdvance(QStringLiteral("Σ01234567")) + 8;
   QFont bold = font();
@@ -31,11 +32,11 @@ BufferView::BufferView(ReplaySession* session, QWidget* parent)
   connect(session, &ReplaySession::cursorChanged, this, qOverload<>(&QWidget::update));
 }
 
-std::vector<Buffer> BufferView::rows() const
+std::vector<Buffer> BufferView::shownBuffers(const ReplaySession& session)
 {
   std::vector<Buffer> shown{Buffer::Input, Buffer::Output};
-  for (int rank = 0; rank < m_session->program().ngpus; ++rank) {
-    if (m_session->buffers().chunks(rank, Buffer::Scratch) > 0) {
+  for (int rank = 0; rank < session.program().ngpus; ++rank) {
+    if (session.buffers().chunks(rank, Buffer::Scratch) > 0) {
       shown.push_back(Buffer::Scratch);
       break;
     }
@@ -62,7 +63,7 @@ QSize BufferView::sizeHint() const
 
 QRect BufferView::cellRect(int rank, Buffer buffer, int chunk) const
 {
-  const std::vector<Buffer> shown = rows();
+  const std::vector<Buffer>& shown = rows();
   const int row = static_cast<int>(std::find(shown.begin(), shown.end(), buffer) - shown.begin());
   const int rankHeight = static_cast<int>(shown.size()) * kRowHeight + kRankGap;
   return {m_left + chunk * m_cellWidth, kTop + rank * rankHeight + row * kRowHeight, m_cellWidth,
@@ -141,15 +142,18 @@ void BufferView::paintCell(QPainter& painter, int rank, Buffer buffer, int chunk
   painter.drawRect(changed ? cell.adjusted(1, 1, -1, -1) : cell);
   painter.setPen(value == kUninitialised ? palette().color(QPalette::PlaceholderText)
                                          : palette().color(QPalette::Text));
-  painter.drawText(cell.adjusted(0, 0, 0, -2), Qt::AlignCenter, cellText(rank, buffer, chunk));
+  m_labels.paint(painter, cell.adjusted(0, 0, 0, -2), cellText(rank, buffer, chunk), true);
 }
 
-void BufferView::paintEvent(QPaintEvent*)
+void BufferView::paintEvent(QPaintEvent* event)
 {
   QPainter painter(this);
-  const std::vector<Buffer> shown = rows();
+  const std::vector<Buffer>& shown = rows();
   for (int rank = 0; rank < m_session->program().ngpus; ++rank) {
     const QRect first = cellRect(rank, shown.front(), 0);
+    const QRect last = cellRect(rank, shown.back(), 0);
+    if (last.bottom() < event->rect().top() || first.top() > event->rect().bottom())
+      continue; // scrolled out of view: 64 ranks of 64 chunks are more than a frame can shape
     painter.setPen(editor::rankColor(rank));
     QFont bold = font();
     bold.setBold(true);

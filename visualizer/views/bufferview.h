@@ -7,6 +7,8 @@
 
 #include "model/program.h"
 
+#include "labelcache.h"
+
 #include <QWidget>
 
 namespace cs::visualizer {
@@ -36,14 +38,17 @@ protected:
 
 private:
   /// The buffers rank rows show: input, output, and scratch when the program has any.
-  std::vector<Buffer> rows() const;
+  static std::vector<Buffer> shownBuffers(const ReplaySession& session);
+  const std::vector<Buffer>& rows() const { return m_rows; }
   int maxChunks() const;
   void paintCell(QPainter& painter, int rank, Buffer buffer, int chunk) const;
   QString toolTipAt(const QPoint& pos) const;
 
   ReplaySession* m_session;
   int m_cellWidth = 0;
-  int m_left = 0; ///< "rank 7" and the buffer letter
+  int m_left = 0;              ///< "rank 7" and the buffer letter
+  std::vector<Buffer> m_rows;  ///< shownBuffers(), fixed for the session
+  mutable LabelCache m_labels; ///< the cells' contents, shaped once
 };
 
 } // namespace cs::visualizer

@@ -26,10 +26,7 @@ void GanttView::paintEvent(QPaintEvent*)
   paintLanes(painter);
   const double fromUs = timeAt(kLabelWidth);
   const double toUs = timeAt(viewport()->width());
-  const int lanes = static_cast<int>(m_model.lanes().size());
-  const int first = std::max(0, laneAt(kAxisHeight));
-  for (int lane = first; lane < lanes && laneTop(lane) < viewport()->height(); ++lane)
-    paintBars(painter, lane, fromUs, toUs);
+  paintBarLayers(painter, fromUs, toUs);
   paintBlocked(painter);
   painter.setRenderHint(QPainter::Antialiasing);
   paintFlows(painter);
@@ -60,50 +57,6 @@ void GanttView::paintLanes(QPainter& painter) const
       painter.setPen(rule);
       painter.drawLine(QPointF(kLabelWidth, top), QPointF(viewport()->width(), top));
     }
-  }
-}
-
-void GanttView::paintBars(QPainter& painter, int lane, double fromUs, double toUs) const
-{
-  const GanttLane& l = m_model.lanes()[static_cast<std::size_t>(lane)];
-  const auto [first, last] = m_model.visible(lane, fromUs, toUs);
-  for (std::size_t i = first; i < last; ++i) {
-    QRectF rect = barRect(l.events[i]);
-    if (rect.width() > 4) // a hairline between back-to-back events
-      rect.setWidth(rect.width() - 1);
-    paintBar(painter, l.events[i], rect);
-  }
-}
-
-void GanttView::paintBar(QPainter& painter, std::size_t event, const QRectF& rect) const
-{
-  const TraceEvent& e = m_session->trace().events[event];
-  const double cursor = m_session->cursorUs();
-  const QColor color = opColor(e.op);
-  if (e.end <= cursor) { // done: solid
-    painter.fillRect(rect, color);
-  } else if (e.start >= cursor) { // pending: pale, outlined
-    QColor pale = color;
-    pale.setAlpha(55);
-    painter.fillRect(rect, pale);
-    painter.setPen(color);
-    painter.drawRect(rect.adjusted(0, 0, -1, -1));
-  } else { // running: the done part solid, a dark frame around the whole bar
-    painter.fillRect(rect, color.lighter(150));
-    painter.fillRect(QRectF(rect.left(), rect.top(), xOf(cursor) - rect.left(), rect.height()),
-                     color);
-    painter.setPen(QPen(palette().color(QPalette::WindowText), 1.5));
-    painter.drawRect(rect.adjusted(0, 0, -1, -1));
-  }
-  if (static_cast<long>(event) == m_session->selection().event) {
-    painter.setPen(QPen(palette().color(QPalette::Highlight), 2.5));
-    painter.drawRect(rect.adjusted(-1, -1, 0, 0));
-  }
-  const QString label =
-      QStringLiteral("%1 s%2").arg(QString::fromUtf8(opTypeName(e.op))).arg(e.step);
-  if (rect.width() > fontMetrics().horizontalAdvance(label) + 6) {
-    painter.setPen(e.start >= cursor ? color.darker(160) : QColor(Qt::white));
-    painter.drawText(rect.adjusted(3, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft, label);
   }
 }
 

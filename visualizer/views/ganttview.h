@@ -10,8 +10,11 @@
 // events inside the viewport are painted, so thousands of events stay cheap.
 
 #include "ganttmodel_p.h"
+#include "labelcache.h"
 
 #include <QAbstractScrollArea>
+#include <QFont>
+#include <QImage>
 
 namespace cs::visualizer {
 
@@ -60,8 +63,26 @@ private:
   int laneAt(double y) const;
   double laneTop(int lane) const;
   void paintLanes(QPainter& painter) const;
-  void paintBars(QPainter& painter, int lane, double fromUs, double toUs) const;
-  void paintBar(QPainter& painter, std::size_t event, const QRectF& rect) const;
+  // ganttbars.cpp: the bars, from two cached images per viewport (see there).
+  enum class BarState { Done, Running, Pending };
+  struct BarLayers {
+    QSize size;
+    double pxPerUs = 0;
+    QPoint scroll;
+    qint64 paletteKey = 0;
+    QFont font;
+    double ratio = 1;
+    QImage done;    ///< every bar painted done
+    QImage pending; ///< every bar painted pending
+    bool matches(const BarLayers& other) const;
+  };
+  BarLayers layerKey() const;
+  void rebuildBarLayers(double fromUs, double toUs) const;
+  void paintBarLayers(QPainter& painter, double fromUs, double toUs) const;
+  /// Paints the visible bars of [fromUs, toUs] as `force` (Running: only those running).
+  void paintBarRange(QPainter& painter, double fromUs, double toUs, BarState force) const;
+  BarState barState(std::size_t event) const;
+  void paintBar(QPainter& painter, std::size_t event, const QRectF& rect, BarState force) const;
   void paintFlows(QPainter& painter) const;
   void paintLabels(QPainter& painter) const;
   void paintAxis(QPainter& painter) const;
@@ -75,6 +96,8 @@ private:
 
   ReplaySession* m_session;
   GanttModel m_model;
+  mutable LabelCache m_labels; ///< the bars' labels, shaped once
+  mutable BarLayers m_layers;
   double m_pxPerUs = 1;
   bool m_fitted = false;
   QPointF m_panFrom; ///< where a middle-button drag last was

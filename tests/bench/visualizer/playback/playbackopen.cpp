@@ -1,0 +1,136 @@
+// cs_playbackbench, opening: a large trace file is opened in a process of its own, so its resident
+// memory is what opening costs and not what simulating the trace cost the parent.
+
+#include "playbackbench.h"
+
+#include "catalogue/ringallreduce.h"
+#include "io/chrometrace.h"
+#include "model/topologypresets.h"
+#include "session/replaysession.h"
+#include "sim/simulator.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QProcess>
+#include <QRegularExpression>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+namespace cs::bench {
+
+namespace {
+
+/// A field of /proc/self/status in KiB (VmRSS, VmHWM), or -1 where there is none.
+long long procStatusKiB(const char* field)
+{
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  const std::string prefix = std::string(field) + ":";
+  while (std::getline(status, line)) {
+    if (line.rfind(prefix, 0) == 0)
+      return std::stoll(line.substr(prefix.size()));
+  }
+  return -1;
+}
+
+double elapsedMs(const QElapsedTimer& timer)
+{
+  return static_cast<double>(timer.nsecsElapsed()) / 1e6;
+}
+
+} // namespace
+
+std::optional<Trace> simulatedRingTrace(const Program& program, const Topology& topology,
+                                        long long events)
+{
+  // The totals-only mode finds the size whose slicing loop runs often enough, cheaply.
+  SimOptions sim;
+  sim.recordEvents = false;
+  sim.recordUtilisation = false;
+  for (sim.bytes = 1 << 20; sim.bytes < (1LL << 46); sim.bytes *= 2) {
+    const SimResult totals = simulateProgram(program, topology, sim);
+    if (!totals.ok)
+      return std::nullopt;
+    if (static_cast<long long>(program.stepCount()) * totals.slices >= events)
+      break;
+  }
+  sim.recordEvents = true;
+  sim.recordUtilisation = true;
+  SimResult result = simulateProgram(program, topology, sim);
+  if (!result.ok)
+    return std::nullopt;
+  return std::move(result.trace);
+}
+
+bool writeRingTraceFile(int ranks, long long events, const QString& path)
+{
+  const Program program = makeRingAllReduce({ranks, 1, Protocol::Simple});
+  const std::optional<Topology> topology = makePresetTopology("ring-" + std::to_string(ranks));
+  if (!topology)
+    return false;
+  const std::optional<Trace> trace = simulatedRingTrace(program, *topology, events);
+  if (!trace)
+    return false;
+  const std::string text = writeChromeTrace(*trace, &*topology);
+  QFile file(path);
+  return file.open(QIODevice::WriteOnly) &&
+         file.write(text.data(), static_cast<qint64>(text.size())) ==
+             static_cast<qint64>(text.size());
+}
+
+int openTraceAndReport(int ranks, const QString& path)
+{
+  const Program program = makeRingAllReduce({ranks, 1, Protocol::Simple});
+  std::optional<Topology> topology = makePresetTopology("ring-" + std::to_string(ranks));
+  QElapsedTimer timer;
+  timer.start();
+  {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+      return 2;
+    (void)file.readAll();
+  }
+  const double readMs = elapsedMs(timer);
+  const long long before = procStatusKiB("VmRSS");
+  timer.restart();
+  visualizer::ReplayOpen opened =
+      visualizer::ReplaySession::openFile(program, path, std::move(topology), CallMode::InPlace);
+  const double openMs = elapsedMs(timer);
+  if (!opened.session) {
+    std::fprintf(stderr, "cs_playbackbench: %s\n",
+                 opened.diagnostics.empty() ? "cannot open"
+                                            : opened.diagnostics.front().message.c_str());
+    return 1;
+  }
+  std::printf("open %.1f read %.1f rss-before %lld rss-after %lld peak %lld events %zu\n", openMs,
+              readMs, before, procStatusKiB("VmRSS"), procStatusKiB("VmHWM"),
+              opened.session->trace().events.size());
+  return 0;
+}
+
+std::optional<OpenFigures> measureOpenInChild(int ranks, const QString& path)
+{
+  QProcess child;
+  child.start(QCoreApplication::applicationFilePath(),
+              {QStringLiteral("--open"), path, QStringLiteral("--ranks"), QString::number(ranks)});
+  if (!child.waitForFinished(600000) || child.exitCode() != 0)
+    return std::nullopt;
+  static const QRegularExpression line(QStringLiteral(
+      R"(open ([\d.]+) read ([\d.]+) rss-before (\d+) rss-after (\d+) peak (\d+) events (\d+))"));
+  const QRegularExpressionMatch match =
+      line.match(QString::fromUtf8(child.readAllStandardOutput()));
+  if (!match.hasMatch())
+    return std::nullopt;
+  OpenFigures figures;
+  figures.openMs = match.captured(1).toDouble();
+  figures.readMs = match.captured(2).toDouble();
+  figures.rssKiB = match.captured(4).toLongLong() - match.captured(3).toLongLong();
+  figures.peakKiB = match.captured(5).toLongLong();
+  figures.events = match.captured(6).toLongLong();
+  return figures;
+}
+
+} // namespace cs::bench
