@@ -14,4 +14,5 @@ list(APPEND cs_engine_area_sources
   sim/estimates.h sim/estimates.cpp
   sim/simindex_p.h sim/simindex.cpp
   sim/simulator.h sim/simulator.cpp
+  sim/largetrace.h sim/largetrace.cpp
 )

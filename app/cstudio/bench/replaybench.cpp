@@ -6,7 +6,7 @@
 #include "model/topologypresets.h"
 #include "replay/bufferreplay.h"
 #include "replay/replayindex.h"
-#include "sim/simulator.h"
+#include "sim/largetrace.h"
 
 #include <cstdio>
 #include <ostream>
@@ -15,29 +15,6 @@
 namespace cs::bench {
 
 namespace {
-
-/// A simulated trace of the ring with at least `events` events: the size doubles until the
-/// slicing loop runs often enough (the simulator's totals-only mode finds the size cheaply).
-std::optional<Trace> ringTrace(const Program& program, const Topology& topology, long long events)
-{
-  SimOptions sim;
-  sim.recordEvents = false;
-  sim.recordUtilisation = false;
-  long long steps = program.stepCount();
-  for (sim.bytes = 1 << 20; sim.bytes < (1LL << 46); sim.bytes *= 2) {
-    const SimResult totals = simulateProgram(program, topology, sim);
-    if (!totals.ok)
-      return std::nullopt;
-    if (steps * totals.slices >= events)
-      break;
-  }
-  sim.recordEvents = true;
-  sim.recordUtilisation = true;
-  SimResult result = simulateProgram(program, topology, sim);
-  if (!result.ok)
-    return std::nullopt;
-  return std::move(result.trace);
-}
 
 /// The baseline of a seek: one pass over every event, as a replay from time 0 would take.
 std::size_t doneByScanning(const Trace& trace, double timeUs)
@@ -57,7 +34,7 @@ int runReplayBench(const ReplayBenchOptions& options, std::ostream& out)
       makePresetTopology("ring-" + std::to_string(options.ranks));
   if (!topology)
     return 2;
-  const std::optional<Trace> trace = ringTrace(program, *topology, options.events);
+  const std::optional<Trace> trace = simulateTraceOfAtLeast(program, *topology, options.events);
   if (!trace)
     return 2;
 

@@ -17,6 +17,7 @@
 #include "model/topologypresets.h"
 #include "replaywindow.h"
 #include "session/replaysession.h"
+#include "sim/largetrace.h"
 #include "views/bufferview.h"
 #include "views/ganttview.h"
 #include "views/topologyplaybackview.h"
@@ -83,7 +84,7 @@ int benchFrames(const Options& options)
   std::optional<Topology> topology = makePresetTopology("ring-" + std::to_string(options.ranks));
   if (!topology)
     return 2;
-  const std::optional<Trace> trace = bench::simulatedRingTrace(program, *topology, options.events);
+  const std::optional<Trace> trace = simulateTraceOfAtLeast(program, *topology, options.events);
   if (!trace)
     return 2;
   visualizer::ReplayOpen opened =

@@ -13,10 +13,6 @@
 
 namespace cs::bench {
 
-/// A simulated trace of the catalogue's ring all-reduce on ring-N with at least `events` events.
-std::optional<Trace> simulatedRingTrace(const Program& program, const Topology& topology,
-                                        long long events);
-
 /// Writes the ring's trace of at least `events` events to `path`; false when it cannot.
 bool writeRingTraceFile(int ranks, long long events, const QString& path);
 

@@ -7,7 +7,7 @@
 #include "io/chrometrace.h"
 #include "model/topologypresets.h"
 #include "session/replaysession.h"
-#include "sim/simulator.h"
+#include "sim/largetrace.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -43,35 +43,13 @@ double elapsedMs(const QElapsedTimer& timer)
 
 } // namespace
 
-std::optional<Trace> simulatedRingTrace(const Program& program, const Topology& topology,
-                                        long long events)
-{
-  // The totals-only mode finds the size whose slicing loop runs often enough, cheaply.
-  SimOptions sim;
-  sim.recordEvents = false;
-  sim.recordUtilisation = false;
-  for (sim.bytes = 1 << 20; sim.bytes < (1LL << 46); sim.bytes *= 2) {
-    const SimResult totals = simulateProgram(program, topology, sim);
-    if (!totals.ok)
-      return std::nullopt;
-    if (static_cast<long long>(program.stepCount()) * totals.slices >= events)
-      break;
-  }
-  sim.recordEvents = true;
-  sim.recordUtilisation = true;
-  SimResult result = simulateProgram(program, topology, sim);
-  if (!result.ok)
-    return std::nullopt;
-  return std::move(result.trace);
-}
-
 bool writeRingTraceFile(int ranks, long long events, const QString& path)
 {
   const Program program = makeRingAllReduce({ranks, 1, Protocol::Simple});
   const std::optional<Topology> topology = makePresetTopology("ring-" + std::to_string(ranks));
   if (!topology)
     return false;
-  const std::optional<Trace> trace = simulatedRingTrace(program, *topology, events);
+  const std::optional<Trace> trace = simulateTraceOfAtLeast(program, *topology, events);
   if (!trace)
     return false;
   const std::string text = writeChromeTrace(*trace, &*topology);
