@@ -6,9 +6,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
+#include <cstdio>
 #include <map>
-#include <sstream>
+#include <memory>
 
 namespace cs {
 
@@ -260,53 +260,92 @@ void readStop(const Json& other, Trace& trace)
 }
 
 /// Whether otherData says the run was stopped (its trace may then hold no event at all).
-bool stoppedRun(const Json& root)
+/// Collects a trace while the parser streams through the text: each element of traceEvents is
+/// judged and dropped as soon as it is complete, so memory holds the Trace and never the whole
+/// file as a DOM (a 1,000,000-event trace is over 600 MB of JSON). Only otherData is kept whole.
+class StreamingReader
 {
-  return root.is_object() && root.contains("otherData") && root["otherData"].is_object() &&
-         root["otherData"].contains("stopped_us");
-}
-
-} // namespace
-
-TraceReadResult readChromeTrace(std::string_view json, const std::string& source)
-{
-  Diagnostics out;
-  TraceReadResult result;
-  const Json root = Json::parse(json, nullptr, false);
-  if (root.is_discarded()) {
-    out.error("trace.malformed", source + ": not JSON (truncated, or not a Chrome trace)");
-    result.diagnostics = out.take();
-    return result;
+public:
+  StreamingReader(const std::string& source, Diagnostics& out)
+      : m_source(source), m_out(out), m_events(source, out)
+  {
   }
-  const Json* events = root.is_array() ? &root : nullptr;
-  if (root.is_object() && root.contains("traceEvents") && root["traceEvents"].is_array())
-    events = &root["traceEvents"];
-  if (!events) {
-    out.error("trace.malformed", source + ": no \"traceEvents\" list");
-    result.diagnostics = out.take();
-    return result;
+
+  /// The parser callback: false drops the value it was called for from the parsed document.
+  bool operator()(int depth, Json::parse_event_t event, Json& parsed)
+  {
+    using Event = Json::parse_event_t;
+    if (depth == 0 && (event == Event::object_start || event == Event::array_start)) {
+      m_inEvents = event == Event::array_start; // the older format: a bare list of events
+      m_sawEvents = m_inEvents;
+      m_elementDepth = 1;
+      return true;
+    }
+    if (depth == 1 && event == Event::key) {
+      m_rootKey = parsed.get<std::string>();
+      return m_rootKey == "traceEvents" || m_rootKey == "otherData";
+    }
+    if (depth == 1 && m_rootKey == "traceEvents" &&
+        (event == Event::array_start || event == Event::array_end)) {
+      m_inEvents = event == Event::array_start;
+      m_sawEvents = true;
+      m_elementDepth = 2;
+      return true;
+    }
+    if (!m_inEvents || depth != m_elementDepth ||
+        (event != Event::object_end && event != Event::array_end && event != Event::value))
+      return true;
+    if (!m_out.hasErrors() && event == Event::object_end)
+      element(parsed);
+    ++m_index;
+    return false;
   }
-  Trace trace;
-  std::map<int, LinkUsage> links;
-  EventReader reader(source, out);
-  for (std::size_t i = 0; i < events->size() && !out.hasErrors(); ++i) {
-    const Json& item = (*events)[i];
-    if (!item.is_object() || !item.contains("ph") || !item["ph"].is_string())
-      continue; // metadata of other tools: not ours to judge
-    const std::string phase = item["ph"].get<std::string>();
+
+  bool sawEvents() const { return m_sawEvents; }
+  Trace& trace() { return m_trace; }
+  std::map<int, LinkUsage>& links() { return m_links; }
+
+private:
+  void element(const Json& item)
+  {
+    if (!item.contains("ph") || !item["ph"].is_string())
+      return; // metadata of other tools: not ours to judge
+    const std::string& phase = item["ph"].get_ref<const std::string&>();
     if (phase == "X") {
-      if (std::optional<TraceEvent> event = reader.read(item, i))
-        trace.events.push_back(std::move(*event));
+      if (std::optional<TraceEvent> event = m_events.read(item, m_index))
+        m_trace.events.push_back(std::move(*event));
     } else if (phase == "C") {
-      readCounter(item, links);
+      readCounter(item, m_links);
     }
   }
-  if (!out.hasErrors() && trace.events.empty() && !stoppedRun(root))
+
+  const std::string& m_source;
+  Diagnostics& m_out;
+  EventReader m_events;
+  Trace m_trace;
+  std::map<int, LinkUsage> m_links;
+  bool m_inEvents = false;  ///< inside the list of events (traceEvents, or a bare root list)
+  bool m_sawEvents = false; ///< a list of events was found
+  int m_elementDepth = 2;   ///< the parser's depth of one event
+  std::string m_rootKey;
+  std::size_t m_index = 0;
+};
+
+/// Everything after the events: the run's facts, links, stop and the totals.
+TraceReadResult finish(const Json& root, StreamingReader& reader, const std::string& source,
+                       Diagnostics& out)
+{
+  TraceReadResult result;
+  Trace& trace = reader.trace();
+  const bool stopped = root.is_object() && root.contains("otherData") &&
+                       root["otherData"].is_object() && root["otherData"].contains("stopped_us");
+  if (!out.hasErrors() && trace.events.empty() && !stopped)
     out.error("trace.empty", source + ": the trace has no step events (\"ph\": \"X\")");
   if (out.hasErrors()) {
     result.diagnostics = out.take();
     return result;
   }
+  std::map<int, LinkUsage>& links = reader.links();
   if (root.is_object() && root.contains("otherData") && root["otherData"].is_object()) {
     readRunFacts(root["otherData"], trace);
     readLinkBytes(root["otherData"], links);
@@ -325,9 +364,43 @@ TraceReadResult readChromeTrace(std::string_view json, const std::string& source
   return result;
 }
 
+/// Parses `input` (text or a FILE*) through a StreamingReader.
+template <typename Input> TraceReadResult readStreaming(Input&& input, const std::string& source)
+{
+  Diagnostics out;
+  StreamingReader reader(source, out);
+  const Json root = Json::parse(
+      std::forward<Input>(input),
+      [&reader](int depth, Json::parse_event_t event, Json& parsed) {
+        return reader(depth, event, parsed);
+      },
+      false);
+  if (root.is_discarded()) {
+    TraceReadResult result;
+    out.error("trace.malformed", source + ": not JSON (truncated, or not a Chrome trace)");
+    result.diagnostics = out.take();
+    return result;
+  }
+  if (!reader.sawEvents()) {
+    TraceReadResult result;
+    out.error("trace.malformed", source + ": no \"traceEvents\" list");
+    result.diagnostics = out.take();
+    return result;
+  }
+  return finish(root, reader, source, out);
+}
+
+} // namespace
+
+TraceReadResult readChromeTrace(std::string_view json, const std::string& source)
+{
+  return readStreaming(json, source);
+}
+
 TraceReadResult readChromeTraceFile(const std::string& path)
 {
-  std::ifstream file(path, std::ios::binary);
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
+                                                       &std::fclose);
   if (!file) {
     TraceReadResult result;
     Diagnostics out;
@@ -335,9 +408,7 @@ TraceReadResult readChromeTraceFile(const std::string& path)
     result.diagnostics = out.take();
     return result;
   }
-  std::ostringstream text;
-  text << file.rdbuf();
-  return readChromeTrace(text.str(), path);
+  return readStreaming(file.get(), path);
 }
 
 } // namespace cs

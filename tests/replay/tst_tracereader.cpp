@@ -9,6 +9,8 @@
 #include "model/topologypresets.h"
 #include "sim/simulator.h"
 
+#include <QFile>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <cmath>
@@ -124,6 +126,17 @@ private slots:
                                << "truncated";
     QTest::newRow("no events list") << QByteArray(R"({"events": []})") << "trace.malformed"
                                     << "traceEvents";
+    QTest::newRow("events not a list")
+        << QByteArray(R"({"traceEvents": {"ph": "X", "name": "s", "pid": 0, "tid": 0, "ts": 1,
+                       "dur": 1, "args": {"step": 0}}})")
+        << "trace.malformed"
+        << "traceEvents";
+    QTest::newRow("an error after a good event")
+        << head + R"({"ph": "X", "name": "s", "pid": 0, "tid": 0, "ts": 1, "dur": 1,
+                     "args": {"step": 0}}, 7, {"ph": "X", "name": "r", "pid": 0, "tid": 0,
+                     "ts": 1, "dur": -1, "args": {"step": 1}}]})"
+        << "trace.invalid"
+        << "traceEvents[2]: \"dur\" is -1";
     QTest::newRow("no step events") << head + R"({"ph": "M", "pid": 0, "name": "x"}]})"
                                     << "trace.empty"
                                     << "no step events";
@@ -187,6 +200,53 @@ private slots:
     QCOMPARE(read.trace->events[1].op, OpType::Send);
     QCOMPARE(read.trace->events[1].bytes, std::int64_t(64));
     QCOMPARE(read.trace->events[0].recvPeer, 0);
+  }
+
+  void theOlderBareListFormatReadsToo()
+  {
+    // Chrome's JSON Array Format: the events without the enclosing object. Objects that only look
+    // like events elsewhere in a trace (here in otherData) are not read as events.
+    const QByteArray bare = R"([
+      {"ph": "X", "name": "s", "pid": 0, "tid": 0, "ts": 1, "dur": 4, "args": {"step": 0, "peer": 1}},
+      {"ph": "X", "name": "r", "pid": 1, "tid": 0, "ts": 5, "dur": 2, "args": {"step": 0}}
+    ])";
+    const TraceReadResult read = readChromeTrace(std::string_view(bare.constData(), bare.size()));
+    QVERIFY2(read.trace, qPrintable(messageOf(read)));
+    QCOMPARE(read.trace->events.size(), std::size_t(2));
+    const QByteArray nested = R"({"otherData": {"x": [{"ph": "X", "name": "s", "pid": 0, "tid": 0,
+      "ts": 1, "dur": 4, "args": {"step": 0}}]}, "traceEvents": [{"ph": "X", "name": "r",
+      "pid": 1, "tid": 0, "ts": 5, "dur": 2, "args": {"step": 0}}]})";
+    const TraceReadResult one =
+        readChromeTrace(std::string_view(nested.constData(), nested.size()));
+    QVERIFY2(one.trace, qPrintable(messageOf(one)));
+    QCOMPARE(one.trace->events.size(), std::size_t(1));
+    QCOMPARE(one.trace->events.front().op, OpType::Recv);
+  }
+
+  void aFileReadsLikeItsText()
+  {
+    // The file is streamed, never held whole; it must read exactly as the same text does.
+    const Trace written = simulatedRing(8, "dgx-h100");
+    const std::string text = writeChromeTrace(written);
+    QTemporaryDir dir;
+    const QString path = dir.filePath("run.json");
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    QCOMPARE(file.write(text.data(), qint64(text.size())), qint64(text.size()));
+    file.close();
+    const TraceReadResult fromFile = readChromeTraceFile(path.toStdString());
+    const TraceReadResult fromText = readChromeTrace(text);
+    QVERIFY2(fromFile.trace && fromText.trace, qPrintable(messageOf(fromFile)));
+    QVERIFY(*fromFile.trace == *fromText.trace);
+    QCOMPARE(fromFile.trace->events.size(), written.events.size());
+
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    file.write(text.data(), qint64(text.size() / 2)); // cut off mid-run
+    file.close();
+    const TraceReadResult cut = readChromeTraceFile(path.toStdString());
+    QVERIFY(!cut.trace);
+    QCOMPARE(QString::fromStdString(cut.diagnostics.at(0).code), QString("trace.malformed"));
+    QVERIFY2(messageOf(cut).startsWith(path), qPrintable(messageOf(cut)));
   }
 
   void aMissingFileSaysSo()
