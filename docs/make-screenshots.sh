@@ -59,4 +59,24 @@ PY
 "$cli" simulate "$work/ring8.json" -b 64M --trace "$work/ring8-trace.json" >/dev/null
 shot "$out/guide-replay.png" --view playback --size 1400x860 --trace "$work/ring8-trace.json" \
   --at 455 "$work/ring8.json"
+
+# 5. Why is my all-reduce slower than the ring? The double binary tree against the ring, 8 ranks
+#    on a DGX H100 at 64 MiB: the simulated run replayed mid-run, its link utilisation, and the
+#    simulated run against the CPU executor's measured one.
+"$cli" generate double-binary-tree-allreduce --ranks 8 -o "$work/tree8.json" >/dev/null
+python3 - "$work/tree8.json" "$work/dgx-h100.json" <<'PY'
+import json, sys
+design = json.load(open(sys.argv[1]))
+design["topology"] = json.load(open(sys.argv[2]))
+json.dump(design, open(sys.argv[1], "w"), indent=1)
+PY
+"$cli" simulate "$work/tree8.json" -b 64M --trace "$work/tree8-sim.json" >/dev/null
+"$cli" run "$work/tree8.json" --backend cpu --bytes 64M --iters 1 --warmup 0 \
+  --trace "$work/tree8-cpu.json" >/dev/null
+shot "$out/guide-why-playback.png" --view playback --trace "$work/tree8-sim.json" --at 300 \
+  "$work/tree8.json"
+shot "$out/guide-why-links.png" --view links --trace "$work/tree8-sim.json" --at 300 \
+  "$work/tree8.json"
+shot "$out/guide-why-compare.png" --view compare --trace "$work/tree8-sim.json" \
+  --compare "$work/tree8-cpu.json" "$work/tree8.json"
 echo "wrote $(ls "$out"/guide-*.png | wc -l) pictures to $out"
