@@ -165,12 +165,12 @@ void printState(const replay::ReplayState& state, const replay::ReplayIndex& ind
 std::optional<replay::ReplayIndex> indexTrace(const std::string& path, const Program& program,
                                               const Topology* routes)
 {
-  const TraceReadResult read = readChromeTraceFile(path);
+  TraceReadResult read = readChromeTraceFile(path);
   if (!read.trace) {
     printDiagnostics(std::cerr, path, read.diagnostics);
     return std::nullopt;
   }
-  replay::ReplayBuild built = replay::ReplayIndex::build(program, *read.trace, routes);
+  replay::ReplayBuild built = replay::ReplayIndex::build(program, std::move(*read.trace), routes);
   if (!built.index)
     printDiagnostics(std::cerr, path, built.diagnostics);
   return std::move(built.index);

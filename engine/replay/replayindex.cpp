@@ -42,12 +42,12 @@ std::optional<std::vector<Hop>> orientPath(const std::vector<int>& path, const T
 
 } // namespace
 
-ReplayIndex::ReplayIndex(const Program& program, const Trace& trace)
-    : m_program(program), m_trace(trace)
+ReplayIndex::ReplayIndex(const Program& program, Trace trace)
+    : m_program(program), m_trace(std::move(trace))
 {
 }
 
-ReplayBuild ReplayIndex::build(const Program& program, const Trace& trace, const Topology* topology)
+ReplayBuild ReplayIndex::build(const Program& program, Trace trace, const Topology* topology)
 {
   ReplayBuild result;
   Diagnostics out;
@@ -55,7 +55,7 @@ ReplayBuild ReplayIndex::build(const Program& program, const Trace& trace, const
     result.diagnostics = out.take();
     return result;
   }
-  ReplayIndex index(program, trace);
+  ReplayIndex index(program, std::move(trace));
   index.indexLanes();
   if (!index.matchMessages(topology, out)) {
     result.diagnostics = out.take();

@@ -100,9 +100,10 @@ struct ReplayBuild;
 class ReplayIndex
 {
 public:
-  /// Indexes `trace`, a run of `program`, keeping copies of both. `topology` (may be null) gives
-  /// routes to messages without a link path and bandwidths for utilisation.
-  static ReplayBuild build(const Program& program, const Trace& trace, const Topology* topology);
+  /// Indexes `trace`, a run of `program`, keeping a copy of the program and the trace (moved in:
+  /// a trace of millions of events is not copied). `topology` (may be null) gives routes to
+  /// messages without a link path and bandwidths for utilisation.
+  static ReplayBuild build(const Program& program, Trace trace, const Topology* topology);
 
   ReplayState at(double timeUs) const;
   EventCounts counts(double timeUs) const;
@@ -150,7 +151,7 @@ private:
     int usage = -1; ///< index into Trace::links of the simulator's samples, or -1
   };
 
-  ReplayIndex(const Program& program, const Trace& trace);
+  ReplayIndex(const Program& program, Trace trace);
   bool matchMessages(const Topology* topology, Diagnostics& out);
   bool routeMessage(Message& message, const TraceEvent& send, const Topology* topology,
                     const RouteTable* routes, Diagnostics& out);

@@ -7,12 +7,12 @@
 
 namespace cs::visualizer {
 
-ReplayOpen ReplaySession::open(const Program& program, const Trace& trace,
+ReplayOpen ReplaySession::open(const Program& program, Trace trace,
                                std::optional<Topology> topology, CallMode mode)
 {
   ReplayOpen result;
   replay::ReplayBuild built =
-      replay::ReplayIndex::build(program, trace, topology ? &*topology : nullptr);
+      replay::ReplayIndex::build(program, std::move(trace), topology ? &*topology : nullptr);
   result.diagnostics = std::move(built.diagnostics);
   if (built.index) {
     result.session.reset(new ReplaySession(std::move(*built.index), std::move(topology), mode));
@@ -29,7 +29,7 @@ ReplayOpen ReplaySession::openFile(const Program& program, const QString& traceP
     failed.diagnostics = std::move(read.diagnostics);
     return failed;
   }
-  return open(program, *read.trace, std::move(topology), mode);
+  return open(program, std::move(*read.trace), std::move(topology), mode);
 }
 
 ReplaySession::ReplaySession(replay::ReplayIndex index, std::optional<Topology> topology,

@@ -43,8 +43,8 @@ class ReplaySession : public QObject
 public:
   /// Indexes `trace` of `program` (routes from `topology` when given). Never throws; a trace that
   /// does not fit the program gives no session and replay.* diagnostics.
-  static ReplayOpen open(const Program& program, const Trace& trace,
-                         std::optional<Topology> topology, CallMode mode);
+  static ReplayOpen open(const Program& program, Trace trace, std::optional<Topology> topology,
+                         CallMode mode);
   /// Reads a Chrome trace file written by `cstudio run|simulate --trace` and opens it.
   static ReplayOpen openFile(const Program& program, const QString& tracePath,
                              std::optional<Topology> topology, CallMode mode);

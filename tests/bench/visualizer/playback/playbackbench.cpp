@@ -10,6 +10,8 @@
 //          it added (goal <= 250 MB). Baseline: reading the file's bytes.
 //
 //   cs_playbackbench [--ranks N] [--events N] [--frames N] [--open-events N] [--no-open]
+//                    [--keep FILE]   (write the large trace to FILE and keep it)
+//   cs_playbackbench --open FILE [--ranks N]   (only open FILE, a trace of the N-rank ring)
 
 #include "playbackbench.h"
 
@@ -41,6 +43,7 @@ struct Options {
   long long openEvents = 1000000;
   bool open = true;
   QString childOpen; ///< --open FILE: the child mode
+  QString keep;      ///< --keep FILE: where to write the large trace (kept for profiling)
 };
 
 Options parse(const QStringList& arguments)
@@ -61,6 +64,8 @@ Options parse(const QStringList& arguments)
       options.open = false;
     else if (argument == QLatin1String("--open") && hasValue)
       options.childOpen = arguments[++i];
+    else if (argument == QLatin1String("--keep") && hasValue)
+      options.keep = arguments[++i];
   }
   return options;
 }
@@ -138,7 +143,8 @@ int benchFrames(const Options& options)
 int benchOpen(const Options& options)
 {
   QTemporaryDir dir;
-  const QString path = dir.filePath(QStringLiteral("large-trace.json"));
+  const QString path =
+      options.keep.isEmpty() ? dir.filePath(QStringLiteral("large-trace.json")) : options.keep;
   if (!cs::bench::writeRingTraceFile(options.ranks, options.openEvents, path))
     return 2;
   const std::optional<cs::bench::OpenFigures> figures =
