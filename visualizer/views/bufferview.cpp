@@ -1,5 +1,6 @@
 #include "bufferview.h"
 
+#include "model/buffergeometry.h"
 #include "session/replaysession.h"
 #include "style/rankpalette.h"
 
@@ -28,7 +29,63 @@ BufferView::BufferView(ReplaySession* session, QWidget* parent)
   m_left = QFontMetrics(bold).horizontalAdvance(QStringLiteral("rank 000")) + 24;
   setBackgroundRole(QPalette::Base);
   setAutoFillBackground(true);
+  indexWrongChunks();
+  m_top = kTop + (verificationText().isEmpty() ? 0 : kRowHeight + 2);
   connect(session, &ReplaySession::cursorChanged, this, qOverload<>(&QWidget::update));
+}
+
+BufferView::SlotKey BufferView::slotOf(int rank, Buffer buffer, int chunk) const
+{
+  const MemorySlot slot =
+      memorySlot(m_session->program(), rank, buffer, chunk, m_session->buffers().mode());
+  return {rank, static_cast<int>(slot.memory), slot.index};
+}
+
+void BufferView::indexWrongChunks()
+{
+  const std::optional<TraceVerification>& verification = m_session->trace().verification;
+  if (!verification)
+    return;
+  const replay::BufferReplay& buffers = m_session->buffers();
+  const double end = m_session->endUs();
+  for (const WrongChunk& wrong : verification->wrongChunks) {
+    if (wrong.rank < 0 || wrong.rank >= m_session->program().ngpus || wrong.chunk < 0 ||
+        wrong.chunk >= buffers.chunks(wrong.rank, wrong.buffer))
+      continue; // a trace of another shape: nothing to mark
+    const SlotKey key = slotOf(wrong.rank, wrong.buffer, wrong.chunk);
+    m_wrong.emplace(key, &wrong);
+    m_finalWrite[key] = buffers.changedAt(wrong.rank, wrong.buffer, wrong.chunk, end);
+  }
+}
+
+const WrongChunk* BufferView::wrongAt(int rank, Buffer buffer, int chunk) const
+{
+  if (m_wrong.empty())
+    return nullptr;
+  const SlotKey key = slotOf(rank, buffer, chunk);
+  const auto found = m_wrong.find(key);
+  if (found == m_wrong.end() || m_session->cursorUs() < m_finalWrite.at(key))
+    return nullptr;
+  return found->second;
+}
+
+QString BufferView::describeWrong(const WrongChunk& wrong)
+{
+  return tr("expected %1 actual %2 at element %3")
+      .arg(wrong.expected)
+      .arg(wrong.actual)
+      .arg(wrong.element);
+}
+
+QString BufferView::verificationText() const
+{
+  const std::optional<TraceVerification>& verification = m_session->trace().verification;
+  if (!verification || verification->wrongChunkCount == 0)
+    return {};
+  return tr("Verification failed: %1 of %2 elements wrong in %3 chunks (red)")
+      .arg(verification->wrongElements)
+      .arg(verification->checked)
+      .arg(verification->wrongChunkCount);
 }
 
 std::vector<Buffer> BufferView::rows() const
@@ -57,7 +114,9 @@ QSize BufferView::sizeHint() const
 {
   const int ranks = m_session->program().ngpus;
   const int rankHeight = static_cast<int>(rows().size()) * kRowHeight + kRankGap;
-  return {m_left + maxChunks() * m_cellWidth + 8, kTop + ranks * rankHeight + 4};
+  const int width = std::max(m_left + maxChunks() * m_cellWidth,
+                             fontMetrics().horizontalAdvance(verificationText()));
+  return {width + 8, m_top + ranks * rankHeight + 4};
 }
 
 QRect BufferView::cellRect(int rank, Buffer buffer, int chunk) const
@@ -65,7 +124,7 @@ QRect BufferView::cellRect(int rank, Buffer buffer, int chunk) const
   const std::vector<Buffer> shown = rows();
   const int row = static_cast<int>(std::find(shown.begin(), shown.end(), buffer) - shown.begin());
   const int rankHeight = static_cast<int>(shown.size()) * kRowHeight + kRankGap;
-  return {m_left + chunk * m_cellWidth, kTop + rank * rankHeight + row * kRowHeight, m_cellWidth,
+  return {m_left + chunk * m_cellWidth, m_top + rank * rankHeight + row * kRowHeight, m_cellWidth,
           kRowHeight};
 }
 
@@ -134,11 +193,18 @@ void BufferView::paintCell(QPainter& painter, int rank, Buffer buffer, int chunk
                        editor::rankColor(ranks[i]));
     }
   }
+  const bool wrong = wrongAt(rank, buffer, chunk) != nullptr;
+  if (wrong) {
+    QColor tint = editor::errorColor();
+    tint.setAlpha(dark ? 110 : 70);
+    painter.fillRect(cell, tint);
+  }
   const bool changed = cellChanged(rank, buffer, chunk);
-  painter.setPen(changed ? QPen(QColor(0xe6, 0x8a, 0x00), 2)
-                         : QPen(palette().color(QPalette::Midlight), 1));
+  painter.setPen(wrong     ? QPen(editor::errorColor(), 2)
+                 : changed ? QPen(QColor(0xe6, 0x8a, 0x00), 2)
+                           : QPen(palette().color(QPalette::Midlight), 1));
   painter.setBrush(Qt::NoBrush);
-  painter.drawRect(changed ? cell.adjusted(1, 1, -1, -1) : cell);
+  painter.drawRect(changed || wrong ? cell.adjusted(1, 1, -1, -1) : cell);
   painter.setPen(value == kUninitialised ? palette().color(QPalette::PlaceholderText)
                                          : palette().color(QPalette::Text));
   painter.drawText(cell.adjusted(0, 0, 0, -2), Qt::AlignCenter, cellText(rank, buffer, chunk));
@@ -147,6 +213,11 @@ void BufferView::paintCell(QPainter& painter, int rank, Buffer buffer, int chunk
 void BufferView::paintEvent(QPaintEvent*)
 {
   QPainter painter(this);
+  if (const QString line = verificationText(); !line.isEmpty()) {
+    painter.setPen(editor::errorColor());
+    painter.drawText(QRect(4, kTop, width() - 8, kRowHeight), Qt::AlignVCenter | Qt::AlignLeft,
+                     line);
+  }
   const std::vector<Buffer> shown = rows();
   for (int rank = 0; rank < m_session->program().ngpus; ++rank) {
     const QRect first = cellRect(rank, shown.front(), 0);
@@ -186,6 +257,8 @@ QString BufferView::toolTipAt(const QPoint& pos) const
   const double changed = buffers.changedAt(rank, buffer, chunk, cursor);
   if (changed >= 0)
     text += tr("\nlast written at %1 µs").arg(changed, 0, 'f', 2);
+  if (const WrongChunk* wrong = wrongAt(rank, buffer, chunk))
+    text += tr("\nwrong (verification): %1").arg(describeWrong(*wrong));
   return text;
 }
 
