@@ -17,6 +17,7 @@ namespace {
 constexpr int kRowHeight = 20;
 constexpr int kRankGap = 6;
 constexpr int kTop = 4;
+constexpr int kDetailLines = 8; ///< wrong chunks listed below the ranks
 
 } // namespace
 
@@ -110,13 +111,41 @@ int BufferView::maxChunks() const
   return most;
 }
 
+int BufferView::ranksBottom() const
+{
+  const int rankHeight = static_cast<int>(rows().size()) * kRowHeight + kRankGap;
+  return m_top + m_session->program().ngpus * rankHeight;
+}
+
 QSize BufferView::sizeHint() const
 {
-  const int ranks = m_session->program().ngpus;
-  const int rankHeight = static_cast<int>(rows().size()) * kRowHeight + kRankGap;
-  const int width = std::max(m_left + maxChunks() * m_cellWidth,
-                             fontMetrics().horizontalAdvance(verificationText()));
-  return {width + 8, m_top + ranks * rankHeight + 4};
+  int width = std::max(m_left + maxChunks() * m_cellWidth,
+                       fontMetrics().horizontalAdvance(verificationText()));
+  const QStringList details = wrongDetails();
+  for (const QString& line : details)
+    width = std::max(width, fontMetrics().horizontalAdvance(line) + 8);
+  return {width + 8, ranksBottom() + static_cast<int>(details.size()) * kRowHeight + 4};
+}
+
+QStringList BufferView::wrongDetails() const
+{
+  const std::optional<TraceVerification>& verification = m_session->trace().verification;
+  if (!verification || verification->wrongChunkCount == 0)
+    return {};
+  QStringList lines;
+  for (const WrongChunk& wrong : verification->wrongChunks) {
+    if (lines.size() == kDetailLines)
+      break;
+    lines << tr("rank %1 %2[%3]: %4")
+                 .arg(wrong.rank)
+                 .arg(QLatin1Char(bufferLetter(wrong.buffer)))
+                 .arg(wrong.chunk)
+                 .arg(describeWrong(wrong));
+  }
+  if (verification->wrongChunkCount > lines.size())
+    lines << tr("… and %1 more (hover a red chunk)")
+                 .arg(verification->wrongChunkCount - lines.size());
+  return lines;
 }
 
 QRect BufferView::cellRect(int rank, Buffer buffer, int chunk) const
@@ -217,6 +246,12 @@ void BufferView::paintEvent(QPaintEvent*)
     painter.setPen(editor::errorColor());
     painter.drawText(QRect(4, kTop, width() - 8, kRowHeight), Qt::AlignVCenter | Qt::AlignLeft,
                      line);
+    int y = ranksBottom();
+    for (const QString& detail : wrongDetails()) {
+      painter.drawText(QRect(12, y, width() - 16, kRowHeight), Qt::AlignVCenter | Qt::AlignLeft,
+                       detail);
+      y += kRowHeight;
+    }
   }
   const std::vector<Buffer> shown = rows();
   for (int rank = 0; rank < m_session->program().ngpus; ++rank) {

@@ -11,6 +11,7 @@
 #include "model/program.h"
 #include "model/trace.h"
 
+#include <QStringList>
 #include <QWidget>
 
 #include <map>
@@ -41,6 +42,10 @@ public:
   static QString describeWrong(const WrongChunk& wrong);
   /// The line above the ranks after a failed verification, empty otherwise.
   QString verificationText() const;
+  /// The lines below the ranks after a failed verification: the first wrong chunks with their
+  /// first wrong element ("rank 0 o[1]: expected 322 actual 70 at element 0"), then how many
+  /// more; empty otherwise.
+  QStringList wrongDetails() const;
 
   QSize sizeHint() const override;
 
@@ -52,6 +57,8 @@ private:
   /// The buffers rank rows show: input, output, and scratch when the program has any.
   std::vector<Buffer> rows() const;
   int maxChunks() const;
+  /// Top of the first line below the ranks.
+  int ranksBottom() const;
   void paintCell(QPainter& painter, int rank, Buffer buffer, int chunk) const;
   QString toolTipAt(const QPoint& pos) const;
 

@@ -53,6 +53,13 @@ private slots:
     BufferView view(session.get());
     view.resize(view.sizeHint());
     QVERIFY(view.verificationText().contains("in 2 chunks"));
+    const QStringList details = view.wrongDetails();
+    QCOMPARE(details.size(), 2);
+    const WrongChunk& first = session->trace().verification->wrongChunks.front();
+    QCOMPARE(details.front(), QString("rank %1 o[%2]: %3")
+                                  .arg(first.rank)
+                                  .arg(first.chunk)
+                                  .arg(BufferView::describeWrong(first)));
 
     session->setCursor(session->endUs());
     for (int rank = 0; rank < 4; ++rank) {
@@ -100,6 +107,7 @@ private slots:
     BufferView view(session.get());
     session->setCursor(session->endUs());
     QVERIFY(view.verificationText().isEmpty());
+    QVERIFY(view.wrongDetails().isEmpty());
     for (int rank = 0; rank < 4; ++rank)
       for (int k = 0; k < 4; ++k)
         QVERIFY(view.wrongAt(rank, Buffer::Output, k) == nullptr);
