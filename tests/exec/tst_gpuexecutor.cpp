@@ -8,9 +8,11 @@
 
 #include "catalogue/ringallreduce.h"
 #include "exec/block/blocklayout.h"
+#include "exec/cancelrun.h"
 #include "exec/corpusmatrix.h"
 #include "exec/execprograms.h"
 #include "exec/executor.h"
+#include "exec/wrongring.h"
 #include "replay/replayindex.h"
 
 #if CS_GPU_TEST_ON_CUDA
@@ -343,6 +345,25 @@ private slots:
     // Two blocks per threadblock so replicas run on real programs too.
     test::checkCorpusFile(*gpuExecutor(), path, expected,
                           [](ExecOptions& options) { options.blocksPerThreadblock = 2; });
+  }
+
+  void wrongChunksMatchTheCpu()
+  {
+    CS_REQUIRE_GPU();
+    // The ring broken in two chunks of rank 0 (wrongring.h): the same chunks, the same values.
+    const test::WrongRing ring = test::makeWrongRing();
+    const ExecResult gpu = gpuExecutor()->run(ring.program, test::wrongRingOptions());
+    const ExecResult cpu = makeExecutor("cpu")->run(ring.program, test::wrongRingOptions());
+    QCOMPARE(gpu.status, ExecStatus::Wrong);
+    QCOMPARE(gpu.wrongChunks.size(), std::size_t{2});
+    QCOMPARE(gpu.wrongChunks, cpu.wrongChunks);
+    QVERIFY(gpu.trace.verification == cpu.trace.verification);
+  }
+
+  void cancelStopsTheBlocks()
+  {
+    CS_REQUIRE_GPU();
+    test::checkCancelStops(*gpuExecutor(), makeRingAllReduce({4, 1, Protocol::Simple}), 10);
   }
 };
 
