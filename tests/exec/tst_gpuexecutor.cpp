@@ -350,14 +350,7 @@ private slots:
   void wrongChunksMatchTheCpu()
   {
     CS_REQUIRE_GPU();
-    // The ring broken in two chunks of rank 0 (wrongring.h): the same chunks, the same values.
-    const test::WrongRing ring = test::makeWrongRing();
-    const ExecResult gpu = gpuExecutor()->run(ring.program, test::wrongRingOptions());
-    const ExecResult cpu = makeExecutor("cpu")->run(ring.program, test::wrongRingOptions());
-    QCOMPARE(gpu.status, ExecStatus::Wrong);
-    QCOMPARE(gpu.wrongChunks.size(), std::size_t{2});
-    QCOMPARE(gpu.wrongChunks, cpu.wrongChunks);
-    QVERIFY(gpu.trace.verification == cpu.trace.verification);
+    test::checkWrongChunksMatchTheCpu(*gpuExecutor());
   }
 
   void cancelStopsTheBlocks()

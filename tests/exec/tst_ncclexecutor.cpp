@@ -176,13 +176,7 @@ private slots:
   void wrongChunksMatchTheCpuOnGpus()
   {
     CS_REQUIRE_GPUS(4);
-    const test::WrongRing ring = test::makeWrongRing();
-    const ExecResult nccl = makeNcclExecutor()->run(ring.program, test::wrongRingOptions());
-    const ExecResult cpu = makeExecutor("cpu")->run(ring.program, test::wrongRingOptions());
-    QCOMPARE(nccl.status, ExecStatus::Wrong);
-    QCOMPARE(nccl.wrongChunks.size(), std::size_t{2});
-    QCOMPARE(nccl.wrongChunks, cpu.wrongChunks);
-    QVERIFY(nccl.trace.verification == cpu.trace.verification);
+    test::checkWrongChunksMatchTheCpu(*makeNcclExecutor());
   }
 
   void cancelAbortsTheCommunicators()

@@ -9,6 +9,8 @@
 #include "catalogue/ringallreduce.h"
 #include "exec/executor.h"
 
+#include <QTest>
+
 #include <algorithm>
 #include <set>
 #include <utility>
@@ -45,6 +47,19 @@ inline ExecOptions wrongRingOptions()
   options.trace = true;
   options.keepBuffers = true;
   return options;
+}
+
+/// Runs the broken ring on `executor` and checks that it names the CPU reference's wrong chunks
+/// with the same values, in its result and its trace.
+inline void checkWrongChunksMatchTheCpu(Executor& executor)
+{
+  const WrongRing ring = makeWrongRing();
+  const ExecResult result = executor.run(ring.program, wrongRingOptions());
+  const ExecResult cpu = makeExecutor("cpu")->run(ring.program, wrongRingOptions());
+  QCOMPARE(result.status, ExecStatus::Wrong);
+  QCOMPARE(result.wrongChunks.size(), std::size_t{2});
+  QCOMPARE(result.wrongChunks, cpu.wrongChunks);
+  QVERIFY(result.trace.verification == cpu.trace.verification);
 }
 
 } // namespace cs::test
