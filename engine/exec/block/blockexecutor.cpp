@@ -313,8 +313,9 @@ plan::LaunchOutcome BlockExecutor::abortLaunch(const BlockLayout& layout, double
 {
   abort();
   if (!waitAfterAbort(std::max(2.0, timeoutSeconds))) {
-    out.error("exec.abort", "the run was stopped and did not stop after the abort flag was "
-                            "raised; the device may need a reset");
+    out.error("exec.abort", "the blocks did not leave after the abort flag was raised (the run "
+                            "had stopped progressing, or was cancelled); the device may need a "
+                            "reset");
     return plan::LaunchOutcome::Failed;
   }
   if (!launchSucceeded(out) || reportBlockErrors(layout, out))
