@@ -97,6 +97,10 @@ if [ "${CSTUDIO_SKIP_FUZZ:-0}" != 1 ]; then
       --trace "$traces/sim$n.json" >/dev/null
     $cstudio run "$traces/ring$n.xml" --backend cpu --bytes $((n * 1024)) \
       --trace "$traces/cpu$n.json" >/dev/null
+    # A run verified wrong (the in-place ring called out of place): otherData.verification lists
+    # every wrong chunk, its never-written values spelled "nan". The run's status is not 0.
+    $cstudio run "$traces/ring$n.xml" --backend cpu --outofplace --bytes $((n * 1024)) \
+      --trace "$traces/wrong$n.json" >/dev/null || true
     rm "$traces/ring$n.xml"
   done
   if [ -n "${CSTUDIO_CORPUS_DIR:-}" ] && [ -d "$CSTUDIO_CORPUS_DIR" ]; then

@@ -1,5 +1,7 @@
 #include "traceblob_p.h"
 
+#include "io/chrometrace.h"
+
 #include <nlohmann/json.hpp>
 #include <zlib.h>
 
@@ -65,6 +67,13 @@ Trace traceFromJson(const json& object)
     usage.utilisation = row.at(3).get<std::vector<std::pair<double, double>>>();
     trace.links.push_back(std::move(usage));
   }
+  if (object.contains("verification")) {
+    Diagnostics out;
+    trace.verification =
+        readTraceVerification(object.at("verification").dump(), "the stored trace", out);
+    if (!trace.verification)
+      throw std::invalid_argument(out.take().front().message);
+  }
   return trace;
 }
 
@@ -78,11 +87,14 @@ Result<EncodedTrace> encodeTrace(const Trace& trace)
   json links = json::array();
   for (const LinkUsage& usage : trace.links)
     links.push_back(json::array({usage.link, usage.bytesAtoB, usage.bytesBtoA, usage.utilisation}));
-  const json object = {{"format", kFormatName},    {"version", 1},
-                       {"source", trace.source},   {"device", trace.device},
-                       {"ranks", trace.ranks},     {"bytes", trace.bytes},
-                       {"totalUs", trace.totalUs}, {"events", std::move(events)},
-                       {"links", std::move(links)}};
+  json object = {{"format", kFormatName},    {"version", 1},
+                 {"source", trace.source},   {"device", trace.device},
+                 {"ranks", trace.ranks},     {"bytes", trace.bytes},
+                 {"totalUs", trace.totalUs}, {"events", std::move(events)},
+                 {"links", std::move(links)}};
+  // The run's verification as its Chrome trace spells it; older readers ignore the key.
+  if (trace.verification)
+    object["verification"] = json::parse(writeTraceVerification(*trace.verification));
   // Replace invalid UTF-8 in names instead of throwing: a trace is never lost over a device name.
   const std::string text = object.dump(-1, ' ', false, json::error_handler_t::replace);
 

@@ -7,7 +7,8 @@
 // Format 1: zlib(deflate) of {"format":"collective-studio-trace","version":1,"source","device",
 //   "ranks","bytes","totalUs","events":[[rank,tb,step,slice,op,peer,recvPeer,channel,bytes,
 //   start,end,[links…]],…],"links":[[link,bytesAtoB,bytesBtoA,[[t,u],…]],…]}; op is the XML
-//   spelling.
+//   spelling. Optional "verification": the run's verification as a Chrome trace's
+//   otherData.verification (io/chrometrace.h writeTraceVerification()).
 
 #include "model/trace.h"
 #include "result.h"

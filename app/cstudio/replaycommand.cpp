@@ -192,6 +192,7 @@ int printAt(ReplayOptions& options, const replay::ReplayIndex& index, const Topo
   const replay::ReplayState state = index.at(options.atUs);
   if (!options.json) {
     printStop(std::cout, program, trace);
+    printVerification(std::cout, trace);
     printState(state, index, buffers, options.atUs);
     return Ok;
   }
@@ -208,6 +209,7 @@ int printAt(ReplayOptions& options, const replay::ReplayIndex& index, const Topo
                         {"buffers", buffersJson(buffers, program.ngpus, options.atUs)}};
   if (trace.stoppedUs)
     out.update(stopJson(program, trace));
+  out.update(verificationJson(trace));
   std::cout << out.dump(2) << '\n';
   return Ok;
 }

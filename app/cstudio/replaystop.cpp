@@ -3,6 +3,8 @@
 #include "io/chrometrace.h"
 #include "replay/stopreport.h"
 
+#include <algorithm>
+
 namespace cs::cli {
 
 using replay::describeBlocked;
@@ -41,6 +43,42 @@ void printStop(std::ostream& out, const Program& program, const Trace& trace)
   for (const Location& location : cycle)
     out << " (rank " << location.rank << " tb " << location.tb << " step " << location.step << ')';
   out << '\n';
+}
+
+nlohmann::json verificationJson(const Trace& trace)
+{
+  if (!trace.verification)
+    return nlohmann::json::object();
+  // The wrong chunks as the trace file spells them (otherData.verification).
+  const nlohmann::json written = nlohmann::json::parse(writeTraceVerification(*trace.verification));
+  return {{"wrong", written.at("wrong")},
+          {"wrong_chunks", trace.verification->wrongChunkCount},
+          {"wrong_elements", trace.verification->wrongElements},
+          {"checked", trace.verification->checked}};
+}
+
+void printVerification(std::ostream& out, const Trace& trace)
+{
+  if (!trace.verification)
+    return;
+  const TraceVerification& verification = *trace.verification;
+  out << "verification: " << verification.wrongElements << " of " << verification.checked
+      << " elements wrong";
+  if (verification.wrongChunkCount > 0)
+    out << " in " << verification.wrongChunkCount << " chunks";
+  out << '\n';
+  // A screenful; --json lists them all.
+  constexpr std::size_t kShown = 16;
+  const std::size_t shown = std::min(kShown, verification.wrongChunks.size());
+  for (std::size_t i = 0; i < shown; ++i) {
+    const WrongChunk& chunk = verification.wrongChunks[i];
+    out << "  rank " << chunk.rank << ' ' << bufferLetter(chunk.buffer) << '[' << chunk.chunk
+        << "]: expected " << chunk.expected << " actual " << chunk.actual << " at element "
+        << chunk.element << '\n';
+  }
+  const auto listed = static_cast<std::int64_t>(shown);
+  if (verification.wrongChunkCount > listed)
+    out << "  … and " << verification.wrongChunkCount - listed << " more chunks (--json)\n";
 }
 
 } // namespace cs::cli

@@ -77,9 +77,13 @@ struct ExecOptions {
   /// Fill ExecResult::buffers with every rank's memory after the last run (to compare backends
   /// element by element where no postcondition is known, or to show the buffers).
   bool keepBuffers = false;
-  /// Set by another thread to stop the run early (the app's Cancel): the CPU executor's watchdog
-  /// then stops it as if it hung and no later iteration starts. Null: never cancelled.
+  /// Set by another thread to stop the run early (the app's Cancel): every backend's watchdog
+  /// polls it, stops the launch as it stops a hang, and no later iteration starts; the result is
+  /// then Failed with `cancelled` set. Null: never cancelled.
   const std::atomic<bool>* cancel = nullptr;
+  /// Where the run loop counts the launches (warm-up and timed) that finished, for a progress
+  /// display polling it from another thread. Null: not counted.
+  std::atomic<int>* launchesDone = nullptr;
 };
 
 /// The slice the runtime's slicing loop uses per protocol (msccl-format.md §4.2): Simple moves
@@ -90,15 +94,8 @@ std::int64_t defaultSliceBytes(Protocol protocol);
 /// an LL/LL128 message takes one step, so 8 fit (msccl-format.md §4.5).
 int defaultConnectionSlots(Protocol protocol);
 
-/// The first element of the result that differs from the host reference.
-struct WrongElement {
-  int rank = -1;
-  Buffer buffer = Buffer::Output; ///< the buffer the collective's result is defined in
-  int chunk = -1;                 ///< chunk index in that buffer
-  std::int64_t element = -1;      ///< element inside the chunk
-  double expected = 0;
-  double actual = 0;
-};
+/// An element of the result that differs from the host reference: the trace's WrongChunk.
+using WrongElement = WrongChunk;
 
 /// What a blocked threadblock waits for (BlockedPosition, model/trace.h, is the trace's).
 using WaitKind = BlockedOn;
@@ -125,8 +122,14 @@ struct ExecResult {
   std::int64_t wrong = 0;              ///< result elements that differ (nccl-tests' #wrong)
   std::int64_t checked = 0;            ///< result elements compared
   std::optional<WrongElement> firstWrong;
+  /// The first wrong element of every wrong chunk, at most TraceVerification::kChunkLimit of them
+  /// in (rank, chunk) order; `wrongChunkCount` counts them all. A traced run's trace carries them
+  /// too (Trace::verification).
+  std::vector<WrongElement> wrongChunks;
+  std::int64_t wrongChunkCount = 0;
   std::string verification; ///< how the result was judged, for people
   std::vector<BlockedPosition> blocked;
+  bool cancelled = false; ///< ExecOptions::cancel stopped it (status Failed, exec.cancelled)
   Trace trace; ///< with ExecOptions::trace; of a Hung run: up to the stop (Trace::stoppedUs)
   /// The communication library's own collective for the same call, measured in the same run
   /// (the NCCL executor's ncclAllReduce, …): its name and µs per timed iteration; empty otherwise.

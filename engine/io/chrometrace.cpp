@@ -1,5 +1,7 @@
 #include "chrometrace.h"
 
+#include "chrometraceverification_p.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -201,6 +203,8 @@ Json otherData(const Trace& trace)
     }
     other["blocked"] = std::move(blocked);
   }
+  if (trace.verification)
+    other["verification"] = chromeVerificationJson(*trace.verification);
   return other;
 }
 

@@ -6,8 +6,11 @@
 // every send-type event to the receive-type event that takes its message (matched in order per
 // (sender, receiver, channel), as the runtime does), and per-link counter tracks ("C") of
 // utilisation under one extra process named "links". A run the watchdog stopped keeps when it
-// stopped and where each blocked threadblock stood in otherData ("stopped_us", "blocked").
+// stopped and where each blocked threadblock stood in otherData ("stopped_us", "blocked"); a
+// verified run its verification with the first wrong element of each wrong chunk
+// ("verification", see chrometraceverification_p.h).
 
+#include "model/diagnostic.h"
 #include "model/topology.h"
 #include "model/trace.h"
 
@@ -22,6 +25,14 @@ std::string writeChromeTrace(const Trace& trace, const Topology* topology = null
 
 /// The pid of the "links" process: one past the highest rank.
 int chromeTraceLinksPid(const Trace& trace);
+
+/// otherData.verification of a trace as JSON text (chrometraceverification_p.h gives the shape),
+/// for other stores of a Trace (storage, `cstudio replay --json`) to keep the same spelling.
+std::string writeTraceVerification(const TraceVerification& verification);
+/// The inverse: absent, with a trace.invalid error naming the field in `out`, when `json` is not
+/// a valid verification object. `source` starts the message ("t.json", "stored run 4").
+std::optional<TraceVerification> readTraceVerification(std::string_view json,
+                                                       const std::string& source, Diagnostics& out);
 
 /// "message", "room", "flag": how otherData.blocked spells what a position waits for.
 std::string_view blockedOnName(BlockedOn on);

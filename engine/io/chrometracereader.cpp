@@ -1,6 +1,7 @@
 #include "chrometracereader.h"
 
 #include "chrometrace.h"
+#include "chrometraceverification_p.h"
 
 #include <nlohmann/json.hpp>
 
@@ -350,6 +351,12 @@ TraceReadResult finish(const Json& root, StreamingReader& reader, const std::str
     readRunFacts(root["otherData"], trace);
     readLinkBytes(root["otherData"], links);
     readStop(root["otherData"], trace);
+    const Json& other = root["otherData"];
+    if (other.contains("verification") &&
+        !readChromeVerification(other["verification"], source, trace, out)) {
+      result.diagnostics = out.take();
+      return result;
+    }
   }
   for (const TraceEvent& event : trace.events) {
     trace.ranks = std::max(trace.ranks, event.rank + 1);

@@ -7,6 +7,8 @@
 
 #include "program.h"
 
+#include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -67,6 +69,40 @@ struct BlockedPosition {
   bool operator==(const BlockedPosition&) const = default;
 };
 
+/// The first wrong element of one chunk of a run's result, as the executor's verification found
+/// it against the host reference (engine/exec/plan/reference.h).
+struct WrongChunk {
+  int rank = -1;
+  Buffer buffer = Buffer::Output; ///< the buffer the collective's result is defined in
+  int chunk = -1;                 ///< chunk index in that buffer
+  std::int64_t element = -1;      ///< the first wrong element inside the chunk
+  double expected = 0;
+  double actual = 0; ///< NaN where nobody wrote the element (the sentinel of floats)
+
+  /// Field by field, with NaN equal to NaN: a wrong value read back is the same wrong value.
+  bool operator==(const WrongChunk& other) const
+  {
+    const auto same = [](double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); };
+    return rank == other.rank && buffer == other.buffer && chunk == other.chunk &&
+           element == other.element && same(expected, other.expected) && same(actual, other.actual);
+  }
+};
+
+/// How a run's result compared with the host reference (executor runs that ran to the end).
+struct TraceVerification {
+  /// At most this many wrong chunks are listed; `wrongChunkCount` counts them all.
+  static constexpr std::size_t kChunkLimit = 4096;
+
+  std::int64_t checked = 0;         ///< result elements compared
+  std::int64_t wrongElements = 0;   ///< elements that differ (nccl-tests' #wrong)
+  std::int64_t wrongChunkCount = 0; ///< chunks with at least one wrong element
+  /// The first kChunkLimit wrong chunks, in (rank, chunk) order, each with its first wrong
+  /// element.
+  std::vector<WrongChunk> wrongChunks;
+
+  bool operator==(const TraceVerification&) const = default;
+};
+
 struct Trace {
   std::string source; ///< "simulator", "cpu", "cuda", "nccl"
   std::string device; ///< what it ran on, for people ("simulated DGX H100", "NVIDIA H100 80GB")
@@ -77,11 +113,14 @@ struct Trace {
   std::vector<LinkUsage> links;
   /// Messages a connection held (executor runs; the checker's fifoSlots); absent: unknown.
   std::optional<int> connectionSlots;
-  /// A run the watchdog stopped: when, in µs (events holds what completed before); absent for a
-  /// run that ended. A replay opens here.
+  /// A run the watchdog stopped (or a cancelled one): when, in µs (events holds what completed
+  /// before); absent for a run that ended. A replay opens here.
   std::optional<double> stoppedUs;
   /// Where every blocked threadblock stood when the run stopped.
   std::vector<BlockedPosition> blocked;
+  /// The verification of the traced run's result; absent where nothing was verified (simulated,
+  /// stopped, or no postcondition known).
+  std::optional<TraceVerification> verification;
 
   bool operator==(const Trace&) const = default;
 };

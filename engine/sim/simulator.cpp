@@ -71,12 +71,15 @@ public:
       m_usage[i].link = topology.links[i].id;
   }
 
-  void run()
+  /// Runs to the end (true) or until SimOptions::cancel is set (false).
+  bool run()
   {
     for (int t = 0; t < static_cast<int>(m_states.size()); ++t)
       m_ready.push_back(t);
     drain();
-    while (true) {
+    for (std::int64_t events = 1;; ++events) {
+      if (events % kSimPollEvents == 0 && !poll(events))
+        return false;
       const double network = m_network.nextCompletion();
       const double timer = m_timers.empty() ? FlowNetwork::kInfinity : m_timers.top().time;
       if (network == FlowNetwork::kInfinity && timer == FlowNetwork::kInfinity)
@@ -100,6 +103,7 @@ public:
       sampleUtilisation();
       drain();
     }
+    return true;
   }
 
   int unfinished() const
@@ -111,6 +115,7 @@ public:
   void reportDeadlock(Diagnostics& diagnostics) const;
   void fillTrace(Trace& trace, std::vector<LinkTotal>& totals) const;
   double endTime() const { return m_end; }
+  double now() const { return m_now; }
   std::vector<TraceEvent> takeEvents() { return std::move(m_events); }
 
 private:
@@ -125,6 +130,14 @@ private:
       return m_chunkBytes;
     const double size = static_cast<double>(m_protocol.sliceBytes);
     return std::max(0.0, std::min(size, m_chunkBytes - size * slice));
+  }
+
+  /// Publishes the progress; false when the run was cancelled.
+  bool poll(std::int64_t events) const
+  {
+    if (m_options.eventsDone)
+      m_options.eventsDone->store(events, std::memory_order_relaxed);
+    return !(m_options.cancel && m_options.cancel->load(std::memory_order_relaxed));
   }
 
   void wake(std::vector<int>& waiting)
@@ -423,9 +436,14 @@ SimResult simulateProgram(const Program& program, const Topology& topology,
   }
 
   Engine engine(topology, *index, options, protocol, chunkBytes, result.slices);
-  engine.run();
-  if (engine.unfinished() > 0)
+  result.cancelled = !engine.run();
+  if (result.cancelled) {
+    diagnostics.error("sim.cancelled", "the simulation was cancelled at " +
+                                           std::to_string(engine.now()) + " µs simulated");
+    result.trace.stoppedUs = engine.now();
+  } else if (engine.unfinished() > 0) {
     engine.reportDeadlock(diagnostics);
+  }
   result.trace.events = engine.takeEvents();
   engine.fillTrace(result.trace, result.busiestLinks);
   result.timeUs = engine.endTime();

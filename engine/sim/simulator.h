@@ -28,6 +28,7 @@
 #include "model/trace.h"
 #include "protocolmodel.h"
 
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -45,7 +46,16 @@ struct SimOptions {
   int fifoSlots = 2;        ///< messages a connection holds (Simple: 8 NCCL steps / 4 per message)
   bool recordEvents = true; ///< false: only totals (faster sweeps)
   bool recordUtilisation = true; ///< per-link utilisation samples over time
+  /// Set by another thread to stop the simulation (the app's Cancel); the event loop looks at it
+  /// every kSimPollEvents events. Null: never cancelled.
+  const std::atomic<bool>* cancel = nullptr;
+  /// Where the event loop publishes how many events it processed (every kSimPollEvents), for a
+  /// progress display polling it from another thread. Null: not published.
+  std::atomic<std::int64_t>* eventsDone = nullptr;
 };
+
+/// Events the simulator processes between two looks at SimOptions::cancel and eventsDone.
+inline constexpr std::int64_t kSimPollEvents = 4096;
 
 /// Per-link totals, sorted busiest first in SimResult::busiestLinks.
 struct LinkTotal {
@@ -55,7 +65,8 @@ struct LinkTotal {
 };
 
 struct SimResult {
-  bool ok = false; ///< finished without sim.* errors
+  bool ok = false;        ///< finished without sim.* errors
+  bool cancelled = false; ///< SimOptions::cancel stopped it: the trace is partial (stoppedUs)
   std::vector<Diagnostic> diagnostics;
   Trace trace; ///< events (when recorded), per-link usage, totalUs
   double timeUs = 0;
@@ -70,7 +81,9 @@ struct SimResult {
 /// Simulates `program` on `topology`. Never throws: a rank without a GPU in the topology
 /// (sim.no-gpu), ranks without a route (sim.no-route), a malformed program
 /// (sim.invalid-program) or a run that stops before every threadblock finishes (sim.deadlock,
-/// with the blocked steps as related locations) come back as diagnostics.
+/// with the blocked steps as related locations) come back as diagnostics. A cancelled run returns
+/// within kSimPollEvents events: not ok, `cancelled`, a sim.cancelled error, and the trace up to
+/// the stop with Trace::stoppedUs set.
 SimResult simulateProgram(const Program& program, const Topology& topology,
                           const SimOptions& options = {});
 

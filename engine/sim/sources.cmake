@@ -9,6 +9,7 @@ list(APPEND cs_engine_area_sources
   io/dotwriter.h io/dotwriter.cpp
   io/chrometrace.h io/chrometrace.cpp
   io/chrometracereader.h io/chrometracereader.cpp
+  io/chrometraceverification_p.h io/chrometraceverification.cpp
   sim/protocolmodel.h sim/protocolmodel.cpp
   sim/fairshare_p.h sim/fairshare.cpp
   sim/estimates.h sim/estimates.cpp

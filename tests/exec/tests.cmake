@@ -19,3 +19,7 @@ if(TARGET cs_exec_nccl)
   cstudio_add_test(tst_ncclexecutor SOURCES exec/tst_ncclexecutor.cpp exec/ncclroundcheck.cpp
     LIBS cs::executors cs_exec_nccl LABELS gpu)
 endif()
+# Verification names the first wrong element of every wrong chunk; a cancel stops every backend
+# that runs here.
+cstudio_add_test(tst_wrongchunks SOURCES exec/tst_wrongchunks.cpp LIBS cs::executors)
+cstudio_add_test(tst_execcancel SOURCES exec/tst_execcancel.cpp LIBS cs::executors)

@@ -8,9 +8,11 @@
 
 #include "catalogue/ringallreduce.h"
 #include "exec/block/blocklayout.h"
+#include "exec/cancelrun.h"
 #include "exec/corpusmatrix.h"
 #include "exec/execprograms.h"
 #include "exec/executor.h"
+#include "exec/wrongring.h"
 #include "replay/replayindex.h"
 
 #if CS_GPU_TEST_ON_CUDA
@@ -343,6 +345,18 @@ private slots:
     // Two blocks per threadblock so replicas run on real programs too.
     test::checkCorpusFile(*gpuExecutor(), path, expected,
                           [](ExecOptions& options) { options.blocksPerThreadblock = 2; });
+  }
+
+  void wrongChunksMatchTheCpu()
+  {
+    CS_REQUIRE_GPU();
+    test::checkWrongChunksMatchTheCpu(*gpuExecutor());
+  }
+
+  void cancelStopsTheBlocks()
+  {
+    CS_REQUIRE_GPU();
+    test::checkCancelStops(*gpuExecutor(), makeRingAllReduce({4, 1, Protocol::Simple}));
   }
 };
 

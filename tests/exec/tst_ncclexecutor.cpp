@@ -4,10 +4,12 @@
 // corpus run verified, the ring beside NCCL's own ncclAllReduce.
 
 #include "catalogue/ringallreduce.h"
+#include "exec/cancelrun.h"
 #include "exec/cuda/cudaexecutor.h"
 #include "exec/executor.h"
 #include "exec/nccl/ncclexecutor.h"
 #include "exec/ncclroundcheck.h"
+#include "exec/wrongring.h"
 #include "support/corpus.h"
 
 #include <QTest>
@@ -169,6 +171,19 @@ private slots:
         makeNcclExecutor()->run(program, smallRun(program, 96, DataType::I32));
     QCOMPARE(execStatusName(result.status), std::string_view("not-verified"));
     QVERIFY(result.libraryCall.empty());
+  }
+
+  void wrongChunksMatchTheCpuOnGpus()
+  {
+    CS_REQUIRE_GPUS(4);
+    test::checkWrongChunksMatchTheCpu(*makeNcclExecutor());
+  }
+
+  void cancelAbortsTheCommunicators()
+  {
+    CS_REQUIRE_GPUS(2);
+    const int ranks = std::min(8, visibleGpus(nullptr));
+    test::checkCancelStops(*makeNcclExecutor(), makeRingAllReduce({ranks, 1, Protocol::Simple}));
   }
 };
 

@@ -2,6 +2,8 @@
 // end (events, links, blocked threadblocks, messages in flight with their contents, every rank's
 // buffers), and bad traces refused with the file and the reason.
 
+#include "exec/wrongring.h"
+#include "io/mscclxmlwriter.h"
 #include "support/cli.h"
 
 #include <QJsonArray>
@@ -10,6 +12,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <set>
+
+using namespace cs;
 using namespace cs::test;
 
 class TestReplayCli : public QObject
@@ -144,6 +149,54 @@ private slots:
                                   "--compare", path("ring4-cpu.json"), "--topology", "ring-4"});
     QVERIFY(table.out.contains("step 6"));
     QVERIFY(table.out.contains("link 0"));
+  }
+
+  void aWrongRunListsItsWrongChunks()
+  {
+    // The ring broken in two known chunks of rank 0, run by `cstudio run` with a trace; replay
+    // lists exactly the chunks (and values) the executor's verification named, in JSON and text.
+    const test::WrongRing ring = test::makeWrongRing();
+    QVERIFY(writeFile(path("wrong.xml"),
+                      QByteArray::fromStdString(writeMscclXml(ring.program, {}).text)));
+    const ExecOptions options = test::wrongRingOptions();
+    const CliRun run =
+        cstudio({"run", path("wrong.xml"), "--backend", "cpu", "--dtype", "i32", "--bytes",
+                 QString::number(options.bytes), "--trace", path("wrong.json")});
+    QVERIFY2(run.out.contains("wrong"), qPrintable(run.out + run.err));
+    const ExecResult reference = makeExecutor("cpu")->run(ring.program, options);
+    QCOMPARE(reference.wrongChunks.size(), std::size_t{2});
+
+    const QJsonObject state = replayAt(path("wrong.xml"), path("wrong.json"), 1e6);
+    const QJsonArray wrong = state["wrong"].toArray();
+    QCOMPARE(wrong.size(), 2);
+    std::set<std::pair<int, int>> listed;
+    for (qsizetype i = 0; i < wrong.size(); ++i) {
+      const QJsonObject chunk = wrong[i].toObject();
+      const WrongElement& want = reference.wrongChunks[static_cast<std::size_t>(i)];
+      QCOMPARE(chunk["rank"].toInt(), want.rank);
+      QCOMPARE(chunk["buffer"].toString(), QString("o"));
+      QCOMPARE(chunk["chunk"].toInt(), want.chunk);
+      QCOMPARE(chunk["element"].toInteger(), want.element);
+      QCOMPARE(chunk["expected"].toDouble(), want.expected);
+      QCOMPARE(chunk["actual"].toDouble(), want.actual);
+      listed.insert({chunk["rank"].toInt(), chunk["chunk"].toInt()});
+    }
+    QCOMPARE(listed, ring.wrongChunks());
+    QCOMPARE(state["wrong_chunks"].toInt(), 2);
+    QCOMPARE(state["wrong_elements"].toInteger(), reference.wrong);
+
+    const CliRun text = cstudio({"replay", path("wrong.xml"), "--trace", path("wrong.json")});
+    const WrongElement& first = reference.wrongChunks.front();
+    QVERIFY2(text.out.contains(QString("rank 0 o[%1]: expected %2 actual %3 at element %4")
+                                   .arg(first.chunk)
+                                   .arg(first.expected)
+                                   .arg(first.actual)
+                                   .arg(first.element)),
+             qPrintable(text.out));
+
+    // A right run has an empty list; a simulated one (nothing verified) none at all.
+    const QJsonObject simulated = replayAt(path("ring4.xml"), path("ring4.json"), 1e6);
+    QVERIFY(!simulated.contains("wrong"));
   }
 
   void badTracesAreRefusedWithTheReason_data()

@@ -13,6 +13,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <cmath>
 
 using namespace cs;
 using namespace cs::storage;
@@ -337,6 +338,16 @@ void Test_storage::runsAndTraces()
   QVERIFY(back.ok());
   QVERIFY(*back == trace);
   QCOMPARE(library.trace((*runs)[1].id).error().kind, ErrorKind::NotFound);
+
+  // A verified run keeps its wrong chunks, an unwritten element's NaN included.
+  trace.verification = TraceVerification{
+      4096, 70, 2, {{0, Buffer::Output, 2, 0, 12, 7}, {1, Buffer::Output, 3, 5, 9, std::nan("")}}};
+  Result<std::int64_t> wrongRun = library.addRun(run, &trace);
+  QVERIFY(wrongRun.ok());
+  Result<Trace> wrongBack = library.trace(*wrongRun);
+  QVERIFY(wrongBack.ok());
+  QVERIFY(wrongBack->verification.has_value());
+  QVERIFY(*wrongBack == trace);
 
   run.versionId = 999;
   QCOMPARE(library.addRun(run).error().kind, ErrorKind::Invalid); // foreign keys are on

@@ -17,6 +17,7 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QStandardItemModel>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace cs::visualizer {
@@ -131,6 +132,13 @@ QWidget* RunPanel::buildButtons()
   m_progress->setRange(0, 1);
   m_progress->setValue(0);
   m_progress->setTextVisible(false);
+  m_progressLine = noteLabel(box);
+  m_progressLine->setObjectName(QStringLiteral("runProgress"));
+  m_progressLine->hide();
+  // Progress is polled from the job's counters a few times a second, never signalled per event.
+  m_progressTimer = new QTimer(this);
+  m_progressTimer->setInterval(100);
+  connect(m_progressTimer, &QTimer::timeout, this, &RunPanel::showProgress);
   m_verdict = new QLabel(tr("No run yet."), box);
   m_verdict->setObjectName(QStringLiteral("runVerdict"));
   m_verdict->setWordWrap(true);
@@ -139,6 +147,7 @@ QWidget* RunPanel::buildButtons()
   m_stored->setObjectName(QStringLiteral("runStored"));
   layout->addLayout(buttons);
   layout->addWidget(m_progress);
+  layout->addWidget(m_progressLine);
   layout->addWidget(m_verdict);
   layout->addWidget(m_stored);
   connect(m_runButton, &QPushButton::clicked, this, &RunPanel::run);
@@ -254,6 +263,11 @@ QString RunPanel::verdictText() const
 QString RunPanel::storeText() const
 {
   return m_stored->text();
+}
+
+QString RunPanel::progressText() const
+{
+  return m_progressLine->isVisibleTo(this) ? m_progressLine->text() : QString();
 }
 
 } // namespace cs::visualizer

@@ -27,6 +27,7 @@ class QLineEdit;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
+class QTimer;
 
 namespace cs::storage {
 class Library;
@@ -63,6 +64,8 @@ public:
   /// The verdict line of the last run, and what storing it did.
   QString verdictText() const;
   QString storeText() const;
+  /// The progress line of the run in progress ("2.4 s · iteration 3 of 5"), empty otherwise.
+  QString progressText() const;
   /// The replay window the last run opened, or null.
   ReplayWindow* replayWindow() const { return m_replayWindow; }
 
@@ -84,6 +87,8 @@ private:
   std::optional<RunRequest> makeRequest(QString* error) const;
   void jobFinished(const RunOutcome& outcome);
   void openReplay(const RunRequest& request, const RunOutcome& outcome);
+  /// The progress timer's tick: the bar and the line from the job's counters.
+  void showProgress();
 
   editor::Document* m_document;
   LibraryProvider m_library;
@@ -105,6 +110,8 @@ private:
   QPushButton* m_runButton = nullptr;
   QPushButton* m_cancelButton = nullptr;
   QProgressBar* m_progress = nullptr;
+  QLabel* m_progressLine = nullptr;
+  QTimer* m_progressTimer = nullptr;
   QLabel* m_verdict = nullptr;
   QLabel* m_stored = nullptr;
 };

@@ -16,6 +16,7 @@
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QSpinBox>
+#include <QTimer>
 
 namespace cs::visualizer {
 
@@ -67,9 +68,11 @@ bool RunPanel::run()
   }
   m_running = request;
   m_job->start(std::move(*request));
-  m_progress->setRange(0, 0); // busy: the backends report no fraction done
   m_verdict->setText(tr("Running on %1…").arg(m_backend->currentText()));
   m_stored->clear();
+  showProgress();
+  m_progressLine->show();
+  m_progressTimer->start();
   updateEnabled();
   return true;
 }
@@ -86,6 +89,8 @@ void RunPanel::jobFinished(const RunOutcome& outcome)
 {
   const RunRequest request = std::move(*m_running);
   m_running.reset();
+  m_progressTimer->stop();
+  m_progressLine->hide();
   m_progress->setRange(0, 1);
   m_progress->setValue(outcome.cancelled ? 0 : 1);
   m_verdict->setText(
@@ -103,6 +108,19 @@ void RunPanel::jobFinished(const RunOutcome& outcome)
   }
   updateEnabled();
   emit runFinished();
+}
+
+void RunPanel::showProgress()
+{
+  const RunProgressSnapshot progress = m_job->progress();
+  // The simulator's total is unknown up front (a busy bar); an executor's is its launches.
+  if (progress.simulating || progress.launches <= 0) {
+    m_progress->setRange(0, 0);
+  } else {
+    m_progress->setRange(0, progress.launches);
+    m_progress->setValue(progress.launchesDone);
+  }
+  m_progressLine->setText(runProgressText(progress));
 }
 
 void RunPanel::openReplay(const RunRequest& request, const RunOutcome& outcome)

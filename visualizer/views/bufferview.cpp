@@ -1,5 +1,6 @@
 #include "bufferview.h"
 
+#include "model/buffergeometry.h"
 #include "session/replaysession.h"
 #include "style/rankpalette.h"
 
@@ -17,6 +18,7 @@ namespace {
 constexpr int kRowHeight = 20;
 constexpr int kRankGap = 6;
 constexpr int kTop = 4;
+constexpr int kDetailLines = 8; ///< wrong chunks listed below the ranks
 
 } // namespace
 
@@ -29,7 +31,63 @@ BufferView::BufferView(ReplaySession* session, QWidget* parent)
   m_left = QFontMetrics(bold).horizontalAdvance(QStringLiteral("rank 000")) + 24;
   setBackgroundRole(QPalette::Base);
   setAutoFillBackground(true);
+  indexWrongChunks();
+  m_top = kTop + (verificationText().isEmpty() ? 0 : kRowHeight + 2);
   connect(session, &ReplaySession::cursorChanged, this, qOverload<>(&QWidget::update));
+}
+
+BufferView::SlotKey BufferView::slotOf(int rank, Buffer buffer, int chunk) const
+{
+  const MemorySlot slot =
+      memorySlot(m_session->program(), rank, buffer, chunk, m_session->buffers().mode());
+  return {rank, static_cast<int>(slot.memory), slot.index};
+}
+
+void BufferView::indexWrongChunks()
+{
+  const std::optional<TraceVerification>& verification = m_session->trace().verification;
+  if (!verification)
+    return;
+  const replay::BufferReplay& buffers = m_session->buffers();
+  const double end = m_session->endUs();
+  for (const WrongChunk& wrong : verification->wrongChunks) {
+    if (wrong.rank < 0 || wrong.rank >= m_session->program().ngpus || wrong.chunk < 0 ||
+        wrong.chunk >= buffers.chunks(wrong.rank, wrong.buffer))
+      continue; // a trace of another shape: nothing to mark
+    const SlotKey key = slotOf(wrong.rank, wrong.buffer, wrong.chunk);
+    m_wrong.emplace(key, &wrong);
+    m_finalWrite[key] = buffers.changedAt(wrong.rank, wrong.buffer, wrong.chunk, end);
+  }
+}
+
+const WrongChunk* BufferView::wrongAt(int rank, Buffer buffer, int chunk) const
+{
+  if (m_wrong.empty())
+    return nullptr;
+  const SlotKey key = slotOf(rank, buffer, chunk);
+  const auto found = m_wrong.find(key);
+  if (found == m_wrong.end() || m_session->cursorUs() < m_finalWrite.at(key))
+    return nullptr;
+  return found->second;
+}
+
+QString BufferView::describeWrong(const WrongChunk& wrong)
+{
+  return tr("expected %1 actual %2 at element %3")
+      .arg(wrong.expected)
+      .arg(wrong.actual)
+      .arg(wrong.element);
+}
+
+QString BufferView::verificationText() const
+{
+  const std::optional<TraceVerification>& verification = m_session->trace().verification;
+  if (!verification || verification->wrongChunkCount == 0)
+    return {};
+  return tr("Verification failed: %1 of %2 elements wrong in %3 chunks (red)")
+      .arg(verification->wrongElements)
+      .arg(verification->checked)
+      .arg(verification->wrongChunkCount);
 }
 
 std::vector<Buffer> BufferView::shownBuffers(const ReplaySession& session)
@@ -54,11 +112,41 @@ int BufferView::maxChunks() const
   return most;
 }
 
+int BufferView::ranksBottom() const
+{
+  const int rankHeight = static_cast<int>(rows().size()) * kRowHeight + kRankGap;
+  return m_top + m_session->program().ngpus * rankHeight;
+}
+
 QSize BufferView::sizeHint() const
 {
-  const int ranks = m_session->program().ngpus;
-  const int rankHeight = static_cast<int>(rows().size()) * kRowHeight + kRankGap;
-  return {m_left + maxChunks() * m_cellWidth + 8, kTop + ranks * rankHeight + 4};
+  int width = std::max(m_left + maxChunks() * m_cellWidth,
+                       fontMetrics().horizontalAdvance(verificationText()));
+  const QStringList details = wrongDetails();
+  for (const QString& line : details)
+    width = std::max(width, fontMetrics().horizontalAdvance(line) + 8);
+  return {width + 8, ranksBottom() + static_cast<int>(details.size()) * kRowHeight + 4};
+}
+
+QStringList BufferView::wrongDetails() const
+{
+  const std::optional<TraceVerification>& verification = m_session->trace().verification;
+  if (!verification || verification->wrongChunkCount == 0)
+    return {};
+  QStringList lines;
+  for (const WrongChunk& wrong : verification->wrongChunks) {
+    if (lines.size() == kDetailLines)
+      break;
+    lines << tr("rank %1 %2[%3]: %4")
+                 .arg(wrong.rank)
+                 .arg(QLatin1Char(bufferLetter(wrong.buffer)))
+                 .arg(wrong.chunk)
+                 .arg(describeWrong(wrong));
+  }
+  if (verification->wrongChunkCount > lines.size())
+    lines << tr("… and %1 more (hover a red chunk)")
+                 .arg(verification->wrongChunkCount - lines.size());
+  return lines;
 }
 
 QRect BufferView::cellRect(int rank, Buffer buffer, int chunk) const
@@ -66,7 +154,7 @@ QRect BufferView::cellRect(int rank, Buffer buffer, int chunk) const
   const std::vector<Buffer>& shown = rows();
   const int row = static_cast<int>(std::find(shown.begin(), shown.end(), buffer) - shown.begin());
   const int rankHeight = static_cast<int>(shown.size()) * kRowHeight + kRankGap;
-  return {m_left + chunk * m_cellWidth, kTop + rank * rankHeight + row * kRowHeight, m_cellWidth,
+  return {m_left + chunk * m_cellWidth, m_top + rank * rankHeight + row * kRowHeight, m_cellWidth,
           kRowHeight};
 }
 
@@ -135,11 +223,18 @@ void BufferView::paintCell(QPainter& painter, int rank, Buffer buffer, int chunk
                        editor::rankColor(ranks[i]));
     }
   }
+  const bool wrong = wrongAt(rank, buffer, chunk) != nullptr;
+  if (wrong) {
+    QColor tint = editor::errorColor();
+    tint.setAlpha(dark ? 110 : 70);
+    painter.fillRect(cell, tint);
+  }
   const bool changed = cellChanged(rank, buffer, chunk);
-  painter.setPen(changed ? QPen(QColor(0xe6, 0x8a, 0x00), 2)
-                         : QPen(palette().color(QPalette::Midlight), 1));
+  painter.setPen(wrong     ? QPen(editor::errorColor(), 2)
+                 : changed ? QPen(QColor(0xe6, 0x8a, 0x00), 2)
+                           : QPen(palette().color(QPalette::Midlight), 1));
   painter.setBrush(Qt::NoBrush);
-  painter.drawRect(changed ? cell.adjusted(1, 1, -1, -1) : cell);
+  painter.drawRect(changed || wrong ? cell.adjusted(1, 1, -1, -1) : cell);
   painter.setPen(value == kUninitialised ? palette().color(QPalette::PlaceholderText)
                                          : palette().color(QPalette::Text));
   m_labels.paint(painter, cell.adjusted(0, 0, 0, -2), cellText(rank, buffer, chunk), true);
@@ -148,6 +243,17 @@ void BufferView::paintCell(QPainter& painter, int rank, Buffer buffer, int chunk
 void BufferView::paintEvent(QPaintEvent* event)
 {
   QPainter painter(this);
+  if (const QString line = verificationText(); !line.isEmpty()) {
+    painter.setPen(editor::errorColor());
+    painter.drawText(QRect(4, kTop, width() - 8, kRowHeight), Qt::AlignVCenter | Qt::AlignLeft,
+                     line);
+    int y = ranksBottom();
+    for (const QString& detail : wrongDetails()) {
+      painter.drawText(QRect(12, y, width() - 16, kRowHeight), Qt::AlignVCenter | Qt::AlignLeft,
+                       detail);
+      y += kRowHeight;
+    }
+  }
   const std::vector<Buffer>& shown = rows();
   for (int rank = 0; rank < m_session->program().ngpus; ++rank) {
     const QRect first = cellRect(rank, shown.front(), 0);
@@ -190,6 +296,8 @@ QString BufferView::toolTipAt(const QPoint& pos) const
   const double changed = buffers.changedAt(rank, buffer, chunk, cursor);
   if (changed >= 0)
     text += tr("\nlast written at %1 µs").arg(changed, 0, 'f', 2);
+  if (const WrongChunk* wrong = wrongAt(rank, buffer, chunk))
+    text += tr("\nwrong (verification): %1").arg(describeWrong(*wrong));
   return text;
 }
 

@@ -151,7 +151,7 @@ public:
   bool restore(Diagnostics& out) override { return m_executor.restore(out); }
   plan::LaunchOutcome launch(bool trace, Diagnostics& out) override
   {
-    return m_executor.launchWatched(m_layout, trace, m_options.timeoutSeconds, m_stalledUs, out);
+    return m_executor.launchWatched(m_layout, trace, m_options, m_stalledUs, out);
   }
   std::optional<double> elapsedUs(Diagnostics& out) override { return m_executor.elapsedUs(out); }
   void reportHang(ExecResult& result, Diagnostics& out) override
@@ -279,7 +279,7 @@ bool BlockExecutor::waitAfterAbort(double limit)
 }
 
 plan::LaunchOutcome BlockExecutor::launchWatched(const BlockLayout& layout, bool trace,
-                                                 double timeoutSeconds, double& stalledUs,
+                                                 const ExecOptions& options, double& stalledUs,
                                                  Diagnostics& out)
 {
   stalledUs = 0;
@@ -288,29 +288,39 @@ plan::LaunchOutcome BlockExecutor::launchWatched(const BlockLayout& layout, bool
   const std::size_t runners = layout.blocks.size() * static_cast<std::size_t>(replicas());
   std::uint64_t seen = totalProgress(statuses(), runners);
   Clock::time_point lastChange = Clock::now();
-  const auto timeout = seconds(timeoutSeconds);
+  const auto timeout = seconds(options.timeoutSeconds);
   for (int polls = 0; !finished(); ++polls) {
     pauseBeforePoll(polls);
+    // A cancel stops the blocks the way a hang does; the run loop tells them apart.
+    if (options.cancel && options.cancel->load(std::memory_order_relaxed))
+      return abortLaunch(layout, options.timeoutSeconds, out);
     const std::uint64_t progress = totalProgress(statuses(), runners);
     if (progress != seen) {
       seen = progress;
       lastChange = Clock::now();
     } else if (Clock::now() - lastChange > timeout) {
       stalledUs = std::chrono::duration<double, std::micro>(Clock::now() - lastChange).count();
-      abort();
-      if (!waitAfterAbort(std::max(2.0, timeoutSeconds))) {
-        out.error("exec.abort", "the run stopped progressing and did not stop after the abort "
-                                "flag was raised; the device may need a reset");
-        return plan::LaunchOutcome::Failed;
-      }
-      if (!launchSucceeded(out) || reportBlockErrors(layout, out))
-        return plan::LaunchOutcome::Failed;
-      return plan::LaunchOutcome::Hung;
+      return abortLaunch(layout, options.timeoutSeconds, out);
     }
   }
   if (!launchSucceeded(out) || reportBlockErrors(layout, out))
     return plan::LaunchOutcome::Failed;
   return plan::LaunchOutcome::Finished;
+}
+
+plan::LaunchOutcome BlockExecutor::abortLaunch(const BlockLayout& layout, double timeoutSeconds,
+                                               Diagnostics& out)
+{
+  abort();
+  if (!waitAfterAbort(std::max(2.0, timeoutSeconds))) {
+    out.error("exec.abort", "the blocks did not leave after the abort flag was raised (the run "
+                            "had stopped progressing, or was cancelled); the device may need a "
+                            "reset");
+    return plan::LaunchOutcome::Failed;
+  }
+  if (!launchSucceeded(out) || reportBlockErrors(layout, out))
+    return plan::LaunchOutcome::Failed;
+  return plan::LaunchOutcome::Hung;
 }
 
 } // namespace cs::gpu

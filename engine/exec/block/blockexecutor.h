@@ -68,9 +68,14 @@ private:
   class Run;
   /// Waits up to `limit` seconds for the blocks to leave after abort(); false if they did not.
   bool waitAfterAbort(double limit);
-  /// One launch under the host watchdog; `stalledUs`: after a hang, how long it saw no progress.
-  plan::LaunchOutcome launchWatched(const BlockLayout& layout, bool trace, double timeoutSeconds,
-                                    double& stalledUs, Diagnostics& out);
+  /// One launch under the host watchdog, which also stops it (as a hang) when options.cancel is
+  /// set; `stalledUs`: after a hang, how long it saw no progress.
+  plan::LaunchOutcome launchWatched(const BlockLayout& layout, bool trace,
+                                    const ExecOptions& options, double& stalledUs,
+                                    Diagnostics& out);
+  /// Aborts the running blocks and waits for them to leave; Hung, or Failed when they did not.
+  plan::LaunchOutcome abortLaunch(const BlockLayout& layout, double timeoutSeconds,
+                                  Diagnostics& out);
   void reportHang(const BlockLayout& layout, double timeoutSeconds, ExecResult& result,
                   Diagnostics& out);
   bool reportBlockErrors(const BlockLayout& layout, Diagnostics& out);

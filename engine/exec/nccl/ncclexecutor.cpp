@@ -161,8 +161,8 @@ public:
   plan::LaunchOutcome launch(bool /*trace*/, Diagnostics& out) override
   {
     // Every launch records the events the trace is made from.
-    switch (
-        m_session.launch(nccl::Work::Iteration, m_restoreFirst, m_options.timeoutSeconds, out)) {
+    switch (m_session.launch(nccl::Work::Iteration, m_restoreFirst, m_options.timeoutSeconds, out,
+                             m_options.cancel)) {
     case nccl::LaunchOutcome::Finished:
       return plan::LaunchOutcome::Finished;
     case nccl::LaunchOutcome::Hung:
@@ -310,8 +310,10 @@ void NcclExecutor::runLibrary(const nccl::LibraryCall& call, const ExecOptions& 
   Diagnostics library;
   if (session.prepareLibrary(call, library)) {
     const nccl::LaunchOutcome outcome =
-        session.launch(nccl::Work::Library, false, options.timeoutSeconds, library);
-    if (outcome == nccl::LaunchOutcome::Finished) {
+        session.launch(nccl::Work::Library, false, options.timeoutSeconds, library, options.cancel);
+    if (outcome == nccl::LaunchOutcome::Hung && options.cancel && options.cancel->load()) {
+      library.error("exec.cancelled", call.name + " was cancelled");
+    } else if (outcome == nccl::LaunchOutcome::Finished) {
       result.libraryUs = session.libraryUs(options.warmup, library);
       if (!result.libraryUs.empty())
         result.libraryCall = call.name;

@@ -71,8 +71,10 @@ public:
   /// Allocates the buffers of NCCL's collective (zeroed; its result is not checked).
   bool prepareLibrary(const LibraryCall& call, Diagnostics& out);
 
-  /// Runs `work` on every rank's thread and waits for the GPUs, watched as described above.
-  LaunchOutcome launch(Work work, bool restoreFirst, double timeoutSeconds, Diagnostics& out);
+  /// Runs `work` on every rank's thread and waits for the GPUs, watched as described above;
+  /// `cancel` (may be null), once set, aborts the communicators like a stall does (Hung).
+  LaunchOutcome launch(Work work, bool restoreFirst, double timeoutSeconds, Diagnostics& out,
+                       const std::atomic<bool>* cancel = nullptr);
 
   /// The last iteration's time: the longest over ranks from its start event to its end event.
   std::optional<double> iterationUs(Diagnostics& out);

@@ -244,7 +244,7 @@ void NcclSession::collectThreadErrors(Diagnostics& out)
 }
 
 LaunchOutcome NcclSession::launch(Work work, bool restoreFirst, double timeoutSeconds,
-                                  Diagnostics& out)
+                                  Diagnostics& out, const std::atomic<bool>* cancel)
 {
   if (m_aborted.load()) {
     out.error("exec.nccl", "the communicators were aborted; nothing more can run");
@@ -302,9 +302,12 @@ LaunchOutcome NcclSession::launch(Work work, bool restoreFirst, double timeoutSe
       collectThreadErrors(out);
       return LaunchOutcome::Failed;
     }
-    if (progressed) {
+    // The teardown is never cancelled: it is what releases the GPUs after a cancel.
+    const bool cancelled =
+        work != Work::Teardown && cancel && cancel->load(std::memory_order_relaxed);
+    if (progressed && !cancelled) {
       lastChange = Clock::now();
-    } else if (Clock::now() - lastChange > seconds(timeoutSeconds)) {
+    } else if (cancelled || Clock::now() - lastChange > seconds(timeoutSeconds)) {
       if (work == Work::Teardown)
         m_aborted.store(true);
       else

@@ -81,14 +81,23 @@ void verifyTyped(const Program& program, const CollectiveSpec& spec, const Patte
       result.checked += ce;
       if (std::memcmp(actual, expected.data(), static_cast<std::size_t>(ce) * sizeof(T)) == 0)
         continue;
+      // Only a chunk that differs is walked element by element: a right result costs no more.
+      bool chunkWrong = false;
       for (std::int64_t e = 0; e < ce; ++e) {
         const T want = expected[static_cast<std::size_t>(e)];
         const T got = actual[e];
         if (std::memcmp(&want, &got, sizeof(T)) == 0)
           continue;
         ++result.wrong;
+        if (chunkWrong)
+          continue;
+        chunkWrong = true;
+        const WrongElement first{r, chunks.buffer, c, e, toDouble(want), toDouble(got)};
         if (!result.firstWrong)
-          result.firstWrong = WrongElement{r, chunks.buffer, c, e, toDouble(want), toDouble(got)};
+          result.firstWrong = first;
+        if (result.wrongChunks.size() < TraceVerification::kChunkLimit)
+          result.wrongChunks.push_back(first);
+        ++result.wrongChunkCount;
       }
     }
   }

@@ -42,7 +42,10 @@ struct Verification {
   std::int64_t wrong = 0;
   std::int64_t checked = 0;
   std::optional<WrongElement> firstWrong;
-  std::string note; ///< what was compared, or why nothing was
+  /// The first wrong element of each wrong chunk, the first TraceVerification::kChunkLimit ones.
+  std::vector<WrongElement> wrongChunks;
+  std::int64_t wrongChunkCount = 0; ///< all wrong chunks
+  std::string note;                 ///< what was compared, or why nothing was
 };
 
 /// Compares the result buffers with the host reference. `root` is used for broadcast and

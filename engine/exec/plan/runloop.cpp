@@ -15,6 +15,20 @@ void completeTrace(const ExecOptions& options, RunBackend& backend, Trace& trace
   trace.connectionSlots = backend.results().plan.connectionSlots;
 }
 
+bool cancelled(const ExecOptions& options)
+{
+  return options.cancel && options.cancel->load(std::memory_order_relaxed);
+}
+
+/// A run the user stopped: Failed with exec.cancelled, whatever the backend saw at the stop.
+void reportCancel(int launches, ExecResult& result, Diagnostics& out)
+{
+  result.cancelled = true;
+  result.status = ExecStatus::Failed;
+  out.error("exec.cancelled",
+            "the run was cancelled after " + std::to_string(launches) + " finished launches");
+}
+
 } // namespace
 
 bool runIterations(const Program& program, const ExecOptions& options, RunBackend& backend,
@@ -22,6 +36,10 @@ bool runIterations(const Program& program, const ExecOptions& options, RunBacken
 {
   const int total = options.warmup + options.iterations;
   for (int iteration = 0; iteration < total; ++iteration) {
+    if (cancelled(options)) {
+      reportCancel(iteration, result, out);
+      return false;
+    }
     if (iteration > 0 && !backend.restore(out))
       return false;
     // The verified last run is traced, so the trace shows the data that was checked; so is the
@@ -30,6 +48,11 @@ bool runIterations(const Program& program, const ExecOptions& options, RunBacken
     const LaunchOutcome outcome = backend.launch(trace, out);
     if (outcome == LaunchOutcome::Failed)
       return false;
+    // The backends stop a cancelled launch as they stop a hung one.
+    if (outcome == LaunchOutcome::Hung && cancelled(options)) {
+      reportCancel(iteration, result, out);
+      return false;
+    }
     if (outcome == LaunchOutcome::Hung) {
       backend.reportHang(result, out);
       std::optional<Trace> stopped = trace ? backend.stoppedTrace() : std::nullopt;
@@ -46,6 +69,8 @@ bool runIterations(const Program& program, const ExecOptions& options, RunBacken
         return false;
       result.iterationUs.push_back(*us);
     }
+    if (options.launchesDone)
+      options.launchesDone->store(iteration + 1, std::memory_order_relaxed);
   }
   if (!backend.collect(options.trace, out))
     return false;
@@ -54,12 +79,17 @@ bool runIterations(const Program& program, const ExecOptions& options, RunBacken
   result.wrong = verification.wrong;
   result.checked = verification.checked;
   result.firstWrong = verification.firstWrong;
+  result.wrongChunks = std::move(verification.wrongChunks);
+  result.wrongChunkCount = verification.wrongChunkCount;
   result.verification = std::move(verification.note);
   if (options.keepBuffers)
     result.buffers = backend.results().memory;
   if (options.trace) {
     result.trace = backend.trace();
     completeTrace(options, backend, result.trace);
+    if (result.status != ExecStatus::NotVerified)
+      result.trace.verification = TraceVerification{result.checked, result.wrong,
+                                                    result.wrongChunkCount, result.wrongChunks};
   }
   return true;
 }

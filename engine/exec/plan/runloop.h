@@ -56,7 +56,9 @@ public:
 /// last one, with options.trace its trace and with options.keepBuffers its memory. Returns false
 /// when the run stopped early (a failure: status stays Failed; a hang: status Hung, with the
 /// blocked positions, and with options.trace the trace up to the stop when the hung launch was
-/// the traced one and the backend can read it back).
+/// the traced one and the backend can read it back; a cancel: status Failed, `cancelled` set,
+/// an exec.cancelled error). A backend stops a cancelled launch as it stops a hung one and
+/// returns LaunchOutcome::Hung; the loop tells the two apart by options.cancel.
 bool runIterations(const Program& program, const ExecOptions& options, RunBackend& backend,
                    ExecResult& result, Diagnostics& out);
 

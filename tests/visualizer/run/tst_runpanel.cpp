@@ -1,7 +1,8 @@
 // The Run panel: a CPU run of a 4-rank ring from the panel finishes verified, opens its replay
 // window and is stored with its trace in the library the document came from; a document that is
-// not in the library says so; Cancel during a long run ends it promptly with nothing stored and
-// the worker finished; backends that cannot run here are disabled with a reason.
+// not in the library says so; Cancel during a long run (CPU or simulated) ends it promptly with
+// nothing stored and the worker finished, after the progress line showed it going; backends that
+// cannot run here are disabled with a reason.
 
 #include "run/runpanel.h"
 
@@ -12,6 +13,8 @@
 #include "replaywindow.h"
 #include "run/runbackends.h"
 #include "session/replaysession.h"
+
+#include "model/topologypresets.h"
 
 #include <QDoubleSpinBox>
 #include <QLineEdit>
@@ -39,7 +42,9 @@ private slots:
   void cleanup();
   void cpuRunIsVerifiedStoredAndReplayed();
   void runOutsideTheLibraryIsNotStored();
+  void cancelStopsALongRun_data();
   void cancelStopsALongRun();
+  void simulationProgressCountsEvents();
   void hungRunSaysWhereItStopped();
   void unavailableBackendsAreDisabledWithAReason();
 
@@ -127,8 +132,23 @@ void Test_runpanel::runOutsideTheLibraryIsNotStored()
   delete m_panel->replayWindow();
 }
 
+void Test_runpanel::cancelStopsALongRun_data()
+{
+  QTest::addColumn<QString>("backend");
+  QTest::addColumn<QString>("size");
+  QTest::addColumn<QString>("progress");
+  // Long runs: only Cancel ends them within seconds. The simulator's 13 TiB are about 4.8e7
+  // step executions of the ring in 2 MiB slices (tens of seconds).
+  QTest::newRow("cpu") << QString("cpu") << QString("16M") << QString("iteration ");
+  QTest::newRow("simulate") << QString("simulate") << QString("13T")
+                            << QString(" events simulated");
+}
+
 void Test_runpanel::cancelStopsALongRun()
 {
+  QFETCH(QString, backend);
+  QFETCH(QString, size);
+  QFETCH(QString, progress);
   storage::SaveRequest save;
   save.name = "ring4";
   save.content.xml = writeMscclXml(*m_document->shownProgram(), {}).text;
@@ -136,9 +156,8 @@ void Test_runpanel::cancelStopsALongRun()
   QVERIFY(saved.ok());
   m_document->setOrigin({{}, QStringLiteral("ring4"), 1});
 
-  // Minutes of work: only Cancel ends it within the test's wait.
-  QVERIFY(m_panel->selectBackend(QStringLiteral("cpu")));
-  m_panel->sizeEdit()->setText(QStringLiteral("16M"));
+  QVERIFY(m_panel->selectBackend(backend));
+  m_panel->sizeEdit()->setText(size);
   m_panel->iterationsBox()->setValue(m_panel->iterationsBox()->maximum());
   m_panel->timeoutBox()->setValue(m_panel->timeoutBox()->maximum());
   QSignalSpy finished(m_panel.get(), &RunPanel::runFinished);
@@ -146,15 +165,43 @@ void Test_runpanel::cancelStopsALongRun()
   QPointer<QThread> worker = m_panel->job()->thread();
   QVERIFY(worker);
   QTRY_VERIFY(worker->isRunning());
+  // The progress line moves while it runs: elapsed time, and iterations or events.
+  QTRY_VERIFY2_WITH_TIMEOUT(m_panel->progressText().contains(progress) &&
+                                !m_panel->progressText().startsWith("0.0 s"),
+                            qPrintable(m_panel->progressText()), 20000);
+  // With the most iterations and the longest timeout the run would go on for hours: ending at
+  // all is the cancel's doing.
   m_panel->cancel();
   QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20000);
 
   QVERIFY2(m_panel->verdictText().contains("cancelled"), qPrintable(m_panel->verdictText()));
   QCOMPARE(m_panel->storeText(), QStringLiteral("nothing stored"));
+  QVERIFY(m_panel->progressText().isEmpty());
   QVERIFY(m_panel->replayWindow() == nullptr);
   QVERIFY(!m_panel->job()->isRunning());
   QTRY_VERIFY(worker.isNull()); // deleted once it ended
   QVERIFY(m_library->runs(saved.value().algorithmId).value().empty());
+}
+
+void Test_runpanel::simulationProgressCountsEvents()
+{
+  // The worker publishes the simulator's events through RunProgress as it goes.
+  RunRequest request;
+  request.backend = QStringLiteral("simulate");
+  request.program = *m_document->shownProgram();
+  request.topology = makePresetTopology("ring-4");
+  request.options.bytes = std::int64_t{1} << 30;
+  RunProgress progress;
+  const RunOutcome outcome = runRequest(request, nullptr, &progress);
+  QVERIFY(outcome.sim.has_value());
+  QVERIFY(outcome.sim->ok);
+  QVERIFY(progress.simEvents.load() >= kSimPollEvents);
+  QCOMPARE(progress.launchesDone.load(), 0);
+  const QString line = runProgressText({true, 0, 0, progress.simEvents.load(), 1.25});
+  QVERIFY2(line.startsWith("1.2 s · ") || line.startsWith("1.3 s · "), qPrintable(line));
+  QVERIFY2(line.endsWith(" events simulated"), qPrintable(line));
+  QCOMPARE(runProgressText({false, 2, 5, 0, 3}), QString("3.0 s · iteration 3 of 5"));
+  QCOMPARE(runProgressText({false, 5, 5, 0, 3}), QString("3.0 s · iteration 5 of 5"));
 }
 
 void Test_runpanel::hungRunSaysWhereItStopped()
