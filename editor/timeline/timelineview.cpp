@@ -81,9 +81,26 @@ void TimelineView::rebuild()
   }
   if (m_hover >= 0 && m_model.indexOf(m_hover) < 0)
     m_hover = -1;
+  m_playback = derivePlayback(m_model, m_marks);
   m_cursorRow = std::clamp(m_cursorRow, 0, std::max(0, m_model.states().rowCount() - 1));
   m_cursorColumn = std::clamp(m_cursorColumn, 0, m_model.columnCount() - 1);
   updateScrollBars();
+  viewport()->update();
+}
+
+void TimelineView::setPlaybackMarks(const PlaybackMarks& marks)
+{
+  if (marks == m_marks)
+    return;
+  const std::optional<int> step = m_marks.step;
+  m_marks = marks;
+  m_playback = derivePlayback(m_model, m_marks);
+  // Playback moves the step column along; keep it in view when it changes.
+  if (m_playback && m_playback->step && m_playback->step != step) {
+    const TimelineLayout& layout = m_model.layout();
+    ensureContentVisible(QRect(layout.columnLeft(*m_playback->step + 1),
+                               verticalScrollBar()->value() + 8, layout.cellWidth(), 1));
+  }
   viewport()->update();
 }
 
@@ -362,6 +379,7 @@ TimelinePaintState TimelineView::paintState() const
     state.cursor = std::pair(cursorRow, m_cursorColumn);
   state.focused = hasFocus();
   state.labels = &m_labels;
+  state.playback = m_playback ? &*m_playback : nullptr;
   if (!m_model.hasSchedule())
     state.emptyMessage = unavailableMessage();
   return state;

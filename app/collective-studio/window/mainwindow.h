@@ -36,8 +36,9 @@ struct Problem;
 }
 
 namespace cs::visualizer {
+class ReplayWindow;
 class RunPanel;
-}
+} // namespace cs::visualizer
 
 namespace cs::editor {
 
@@ -196,6 +197,9 @@ private:
   void compareTracesFromDialog();
   /// Adds Replay › Compare Traces…, enabled with Open Trace.
   void addCompareAction(QMenu* replay);
+  /// Makes the timeline, program view and Problems panel follow `window`'s replay until it
+  /// closes (instead of the replay opened before it).
+  void followReplay(visualizer::ReplayWindow* window);
 
   // mainwindowhelp.cpp
   void showAbout();

@@ -5,6 +5,7 @@
 
 #include "compare/comparewindow.h"
 #include "document/document.h"
+#include "follow/editorfollower.h"
 #include "mainwindowactions.h"
 #include "replaywindow.h"
 #include "run/runpanel.h"
@@ -30,8 +31,19 @@ QString MainWindow::openTrace(const QString& path)
       tr("%1 — Replay of %2").arg(QFileInfo(path).fileName(), m_document->displayName()));
   window->resize(1300, 860);
   window->show();
+  followReplay(window);
   m_replayWindow = window;
   return {};
+}
+
+void MainWindow::followReplay(visualizer::ReplayWindow* window)
+{
+  // One replay drives the editor's views at a time: the newest.
+  if (m_replayWindow)
+    delete m_replayWindow->findChild<visualizer::EditorFollower*>();
+  new visualizer::EditorFollower(
+      window->session(), m_document,
+      {.timeline = m_timelineView, .program = m_programView, .problems = m_problemsPanel}, window);
 }
 
 void MainWindow::openTraceFromDialog()
