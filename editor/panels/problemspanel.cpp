@@ -172,9 +172,17 @@ void ProblemsPanel::refresh()
   const Analysis& analysis = m_document->analysis();
   const int infos =
       static_cast<int>(analysis.problems.size()) - analysis.errors - analysis.warnings;
-  m_errors->setText(countText(analysis.errors, tr("error"), tr("errors")));
-  m_warnings->setText(countText(analysis.warnings, tr("warning"), tr("warnings")));
-  m_infos->setText(countText(infos, tr("info"), tr("infos")));
+  // The toggles filter the run's rows too, so they count them.
+  int errors = analysis.errors;
+  int warnings = analysis.warnings;
+  int allInfos = infos;
+  for (const Problem& problem : m_model->runProblems()) {
+    const Severity severity = problem.diagnostic.severity;
+    ++(severity == Severity::Error ? errors : severity == Severity::Warning ? warnings : allInfos);
+  }
+  m_errors->setText(countText(errors, tr("error"), tr("errors")));
+  m_warnings->setText(countText(warnings, tr("warning"), tr("warnings")));
+  m_infos->setText(countText(allInfos, tr("info"), tr("infos")));
 
   QString summary;
   const auto run = static_cast<long long>(m_model->runProblems().size());

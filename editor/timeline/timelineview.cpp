@@ -90,10 +90,15 @@ void TimelineView::rebuild()
 
 void TimelineView::setPlaybackMarks(const PlaybackMarks& marks)
 {
-  if (marks == m_marks)
-    return;
+  // The threadblocks' marks and the time itself are not painted here: a cursor move that
+  // changes neither a transfer nor the step leaves the picture as it is.
+  const bool same = marks.active == m_marks.active && marks.step == m_marks.step &&
+                    marks.transfers == m_marks.transfers && marks.blocked == m_marks.blocked &&
+                    marks.cycle == m_marks.cycle;
   const std::optional<int> step = m_marks.step;
   m_marks = marks;
+  if (same)
+    return;
   m_playback = derivePlayback(m_model, m_marks);
   // Playback moves the step column along; keep it in view when it changes.
   if (m_playback && m_playback->step && m_playback->step != step) {

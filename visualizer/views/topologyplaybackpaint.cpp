@@ -220,13 +220,13 @@ void paintLegend(QPainter& painter, const QRectF& area, const QPalette& palette,
                    QStringLiteral("rank blocked"));
   if (!cycle)
     return;
-  x += 118;
+  x += 112;
   painter.setPen(QPen(editor::errorColor(), 2.5, Qt::DashLine, Qt::RoundCap));
   painter.drawLine(QPointF(x, y), QPointF(x + 26, y));
   paintArrowhead(painter, QLineF(QPointF(x, y), QPointF(x + 30, y)), 9, editor::errorColor());
   painter.setPen(text);
   painter.drawText(QRectF(x + 36, area.top(), 160, area.height()), Qt::AlignVCenter,
-                   QStringLiteral("waits for (cycle)"));
+                   QStringLiteral("waits for"));
 }
 
 void paintBanner(QPainter& painter, const QRectF& area, const QString& title, const QString& note,

@@ -18,7 +18,10 @@
 
 #include "replay/stopreport.h"
 
+#include <QPainter>
 #include <QTest>
+#include <QToolButton>
+#include <QTreeView>
 
 #include <algorithm>
 #include <climits>
@@ -69,6 +72,26 @@ std::map<int, std::pair<double, double>> stepSpans(const Document& document, con
     }
   }
   return spans;
+}
+
+/// `parts` one above the other, a separator line between them.
+QImage stacked(const std::vector<QImage>& parts)
+{
+  int width = 0;
+  int height = 0;
+  for (const QImage& part : parts) {
+    width = std::max(width, part.width());
+    height += part.height() + 1;
+  }
+  QImage image(width, height - 1, QImage::Format_RGB32);
+  image.fill(QColor(0xc8, 0xc8, 0xc8));
+  QPainter painter(&image);
+  int y = 0;
+  for (const QImage& part : parts) {
+    painter.drawImage(0, y, part);
+    y += part.height() + 1;
+  }
+  return image;
 }
 
 /// The views of one document following one replay.
@@ -256,6 +279,9 @@ void Test_follow::deadlockShowsBlockedPositionsAndCycle()
   QCOMPARE(f.problems.model()->index(rows - 1, ProblemsModel::StageColumn).data().toString(),
            QString("run"));
   QVERIFY(f.problems.summary().contains("5 run problems"));
+  // The severity toggles filter the run's rows too, and count them.
+  QCOMPARE(m_document.analysis().errors, 0);
+  QCOMPARE(f.problems.findChild<QToolButton*>("showErrors")->text(), QString("5 errors"));
 
   // The timeline: the four blocked cells and the cycle's transfers in wait-for order.
   const std::optional<TimelinePlayback>& playback = f.timeline.playback();
@@ -352,25 +378,30 @@ void Test_follow::pictures()
   Following mid(m_document, test::simulatedRun(m_document));
   const auto span = stepSpans(m_document, mid.session->trace()).at(2);
   mid.session->setCursor(span.first + (span.second - span.first) * 0.4);
-  m_document.selectTransfer(m_document.shownSchedule()->transfers.at(9).id);
-  mid.timeline.resize(860, 560);
-  mid.program.resize(860, 560);
   mid.program.treeView()->expandAll();
+  m_document.selectTransfer(m_document.shownSchedule()->transfers.at(9).id);
+  mid.timeline.resize(1000, 420);
+  mid.program.resize(1000, 330);
   const QImage timeline = mid.timeline.grab().toImage();
   // The cursor's step header is painted in the accent.
   const QRect header = mid.timeline.headerRect(3);
   QCOMPARE(timeline.pixelColor(header.center().x(), header.top() + 6).rgb(),
            mid.timeline.palette().color(QPalette::Highlight).rgb());
+
   Following stopped(m_document, test::deadlockedRun(m_document));
   stopped.session->setCursor(*stopped.session->trace().stoppedUs);
-  stopped.timeline.resize(860, 560);
+  m_document.setSelection({});
+  stopped.timeline.resize(1000, 420);
+  stopped.problems.resize(1000, 300);
+  const int cycleRow = stopped.problems.model()->problemCount() - 1;
+  stopped.problems.treeView()->setCurrentIndex(stopped.problems.model()->index(cycleRow, 0));
   TopologyPlaybackView topology(stopped.session.get());
   topology.resize(720, 480);
   if (folder.isEmpty())
     return;
-  QVERIFY(timeline.save(folder + "/follow-timeline.png"));
-  QVERIFY(mid.program.grab().save(folder + "/follow-program.png"));
-  QVERIFY(stopped.timeline.grab().save(folder + "/deadlock-timeline.png"));
+  QVERIFY(stacked({timeline, mid.program.grab().toImage()}).save(folder + "/follow.png"));
+  QVERIFY(stacked({stopped.timeline.grab().toImage(), stopped.problems.grab().toImage()})
+              .save(folder + "/deadlock.png"));
   QVERIFY(topology.grab().save(folder + "/deadlock-topology.png"));
 }
 
