@@ -2,10 +2,12 @@
 
 // The rows of the Problems dock: Document::analysis().problems that pass the filter (severity
 // toggles and a search text), each with its related locations (a deadlock's wait-for cycle, the
-// two sides of a race) as child rows. The model keeps only which problems are shown, by index
-// into the Analysis; it is rebuilt by refresh() after every analysisChanged, so its indices
-// never outlive the Analysis they point into.
+// two sides of a race) as child rows, then a replayed run's problems (setRunProblems, a copy the
+// model owns). The model keeps only which problems are shown, by index into the Analysis; it is
+// rebuilt by refresh() after every analysisChanged, so its indices never outlive the Analysis
+// they point into.
 
+#include "analysis/analysis.h"
 #include "model/diagnostic.h"
 
 #include <QAbstractItemModel>
@@ -13,8 +15,6 @@
 #include <optional>
 #include <utility>
 #include <vector>
-
-#include "analysis/analysis.h"
 
 namespace cs::editor {
 
@@ -73,12 +73,11 @@ public:
 
 private:
   bool passes(const Problem& problem) const;
+  const Problem* problemOfRow(int row) const;
   QVariant relatedData(const QModelIndex& index, int role) const;
 
   Document* m_document;
   Filter m_filter;
-  const Problem* problemOfRow(int row) const;
-
   std::vector<Problem> m_run;  ///< the replayed run's problems
   std::vector<int> m_rows;     ///< shown: analysis problem index, or -1 - index into m_run
   std::vector<int> m_children; ///< related locations per shown row

@@ -141,6 +141,8 @@ QVariant ProgramModel::threadBlockData(int rankRow, int tbRow, int column, int r
     parts << tr("ch %1").arg(tb->chan);
     parts << countText(static_cast<long long>(tb->steps.size()), tr("instruction"),
                        tr("instructions"));
+    if (const QString playback = playbackText(gpu->id, tb->id); !playback.isEmpty())
+      parts << playback;
     return parts.join(QStringLiteral(" · "));
   }
   case Qt::DecorationRole:

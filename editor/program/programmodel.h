@@ -136,6 +136,9 @@ private:
   bool editInstruction(const QModelIndex& index, const QVariant& value, int role);
   void rebuildLookups();
   void emitRowChanged(const InstructionRef& at);
+  /// A threadblock's place in the replay for its row: "running s 3", "blocked at s 1", "done";
+  /// empty without marks.
+  QString playbackText(int rank, int tb) const;
   /// dataChanged over the rows of threadblock (rank, tb) from instruction `first` to `last`.
   void emitRowsChanged(int rank, int tb, int first, int last);
 

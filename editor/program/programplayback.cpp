@@ -72,8 +72,11 @@ void ProgramModel::setPlaybackMarks(const PlaybackMarks& marks)
       const std::optional<std::pair<int, int>> all = changedRows(after ? after : before, nullptr);
       rows = all ? all : rows;
     }
-    if (rows)
+    if (rows) {
       emitRowsChanged(rank, tb, rows->first, rows->second);
+    } else if (const QModelIndex block = threadBlockIndex(rank, tb); switched && block.isValid()) {
+      emit dataChanged(block, block); // "not started" appears or goes
+    }
   }
 }
 
@@ -108,8 +111,27 @@ QColor ProgramModel::playbackColor(Playback state)
   return {};
 }
 
+QString ProgramModel::playbackText(int rank, int tb) const
+{
+  const LaneMark* lane = m_playback.active ? m_playback.laneMark(rank, tb) : nullptr;
+  if (!lane)
+    return {};
+  if (lane->blocked >= 0)
+    return tr("blocked at s %1").arg(lane->blocked);
+  if (!lane->running.empty())
+    return tr("running s %1").arg(lane->running.front());
+  const ThreadBlock* block = program() ? program()->threadblock(rank, tb) : nullptr;
+  if (block && lane->done >= static_cast<int>(block->steps.size()))
+    return tr("done");
+  return lane->done > 0 ? tr("%1 done").arg(lane->done) : tr("not started");
+}
+
 void ProgramModel::emitRowsChanged(int rank, int tb, int first, int last)
 {
+  // The threadblock's own row says where it is.
+  const QModelIndex block = threadBlockIndex(rank, tb);
+  if (block.isValid())
+    emit dataChanged(block, block);
   const QModelIndex top = instructionIndex({rank, tb, first}, 0);
   const QModelIndex bottom = instructionIndex({rank, tb, last}, ColumnCount - 1);
   if (top.isValid() && bottom.isValid())

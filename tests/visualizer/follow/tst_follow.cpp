@@ -234,6 +234,11 @@ void Test_follow::programMarksTheRunningInstructions()
     const std::set<int> running(lane.running.begin(), lane.running.end());
     const std::set<int>& want = expected[std::pair(lane.rank, lane.tb)];
     QCOMPARE(running, want);
+    // The threadblock's row names its running instruction (or how far it got).
+    const QString row = model->threadBlockIndex(lane.rank, lane.tb).data().toString();
+    const QString where =
+        want.empty() ? QString("done") : QString("running s %1").arg(*want.begin());
+    QVERIFY2(row.contains(where), qPrintable(row));
     const int steps =
         static_cast<int>(m_document.shownProgram()->threadblock(lane.rank, lane.tb)->steps.size());
     for (int step = 0; step < steps; ++step) {
