@@ -2,6 +2,7 @@ list(APPEND cs_editor_area_sources
   document/documentstate.h
   document/changeevent.h
   document/selection.h
+  document/playbackmarks.h
   document/analysis.h document/analysis.cpp
   document/document.h document/document.cpp
   document/documentfiles.h document/documentfiles.cpp

@@ -110,30 +110,65 @@ void ProblemsModel::refresh()
     m_rows.push_back(static_cast<int>(i));
     m_children.push_back(static_cast<int>(problems[i].diagnostic.related.size()));
   }
+  for (std::size_t i = 0; i < m_run.size(); ++i) {
+    if (!passes(m_run[i]))
+      continue;
+    m_rows.push_back(-1 - static_cast<int>(i));
+    m_children.push_back(static_cast<int>(m_run[i].diagnostic.related.size()));
+  }
   endResetModel();
+}
+
+void ProblemsModel::setRunProblems(std::vector<Problem> problems)
+{
+  m_run = std::move(problems);
+  refresh();
+}
+
+const Problem* ProblemsModel::problemOfRow(int row) const
+{
+  if (row < 0 || row >= static_cast<int>(m_rows.size()))
+    return nullptr;
+  const int entry = m_rows[static_cast<std::size_t>(row)];
+  const std::vector<Problem>& problems = m_document->analysis().problems;
+  if (entry >= 0)
+    return entry < static_cast<int>(problems.size()) ? &problems[static_cast<std::size_t>(entry)]
+                                                     : nullptr;
+  const auto run = static_cast<std::size_t>(-1 - entry);
+  return run < m_run.size() ? &m_run[run] : nullptr;
+}
+
+const Problem* ProblemsModel::problemAt(const QModelIndex& index) const
+{
+  if (!index.isValid() || index.model() != this)
+    return nullptr;
+  return problemOfRow(index.internalId() == kTopLevel ? index.row()
+                                                      : static_cast<int>(index.internalId()) - 1);
+}
+
+bool ProblemsModel::isRunRow(const QModelIndex& index) const
+{
+  const Problem* problem = problemAt(index);
+  return problem && problem >= m_run.data() && problem < m_run.data() + m_run.size();
 }
 
 int ProblemsModel::problemIndex(const QModelIndex& index) const
 {
-  if (!index.isValid() || index.model() != this)
+  const Problem* problem = problemAt(index);
+  const std::vector<Problem>& problems = m_document->analysis().problems;
+  if (!problem || isRunRow(index))
     return -1;
-  const int row =
-      index.internalId() == kTopLevel ? index.row() : static_cast<int>(index.internalId()) - 1;
-  if (row < 0 || row >= static_cast<int>(m_rows.size()))
-    return -1;
-  const int problem = m_rows[static_cast<std::size_t>(row)];
-  return problem < static_cast<int>(m_document->analysis().problems.size()) ? problem : -1;
+  return static_cast<int>(problem - problems.data());
 }
 
 std::optional<Location> ProblemsModel::relatedLocation(const QModelIndex& index) const
 {
   if (!index.isValid() || index.internalId() == kTopLevel)
     return std::nullopt;
-  const int problem = problemIndex(index);
-  if (problem < 0)
+  const Problem* problem = problemAt(index);
+  if (!problem)
     return std::nullopt;
-  const std::vector<Location>& related =
-      m_document->analysis().problems[static_cast<std::size_t>(problem)].diagnostic.related;
+  const std::vector<Location>& related = problem->diagnostic.related;
   if (index.row() >= static_cast<int>(related.size()))
     return std::nullopt;
   return related[static_cast<std::size_t>(index.row())];
@@ -200,10 +235,10 @@ QVariant ProblemsModel::data(const QModelIndex& index, int role) const
     return {};
   if (index.internalId() != kTopLevel)
     return relatedData(index, role);
-  const int i = problemIndex(index);
-  if (i < 0)
+  const Problem* found = problemAt(index);
+  if (!found)
     return {};
-  const Problem& problem = m_document->analysis().problems[static_cast<std::size_t>(i)];
+  const Problem& problem = *found;
   const Diagnostic& d = problem.diagnostic;
   switch (role) {
   case Qt::DisplayRole:
@@ -215,7 +250,7 @@ QVariant ProblemsModel::data(const QModelIndex& index, int role) const
     case WhereColumn:
       return whereText(problem);
     case StageColumn:
-      return stageText(problem);
+      return isRunRow(index) ? tr("run") : stageText(problem);
     default:
       return {};
     }

@@ -2,20 +2,19 @@
 
 // The rows of the Problems dock: Document::analysis().problems that pass the filter (severity
 // toggles and a search text), each with its related locations (a deadlock's wait-for cycle, the
-// two sides of a race) as child rows. The model keeps only which problems are shown, by index
-// into the Analysis; it is rebuilt by refresh() after every analysisChanged, so its indices
-// never outlive the Analysis they point into.
+// two sides of a race) as child rows, then a replayed run's problems (setRunProblems, a copy the
+// model owns). The model keeps only which problems are shown, by index into the Analysis; it is
+// rebuilt by refresh() after every analysisChanged, so its indices never outlive the Analysis
+// they point into.
 
+#include "analysis/analysis.h"
 #include "model/diagnostic.h"
 
 #include <QAbstractItemModel>
 
 #include <optional>
+#include <utility>
 #include <vector>
-
-namespace cs {
-struct Problem;
-}
 
 namespace cs::editor {
 
@@ -45,8 +44,18 @@ public:
 
   /// Top-level rows shown with the current filter.
   int problemCount() const { return static_cast<int>(m_rows.size()); }
-  /// The index in analysis().problems of a top-level row (or of a child row's parent), or -1.
+  /// The index in analysis().problems of a top-level row (or of a child row's parent), or -1
+  /// (also for the rows of a run, see setRunProblems).
   int problemIndex(const QModelIndex& index) const;
+  /// The problem a row shows (a child row: its parent's), from the analysis or the run; or null.
+  const Problem* problemAt(const QModelIndex& index) const;
+  /// Whether a row is about the replayed run rather than the design.
+  bool isRunRow(const QModelIndex& index) const;
+
+  /// What a replayed run found (issue 14 item 7: blocked positions, the wait-for cycle), listed
+  /// after the design's problems with the stage "run"; an empty list removes them.
+  void setRunProblems(std::vector<Problem> problems);
+  const std::vector<Problem>& runProblems() const { return m_run; }
   /// The related location a child row shows, or nullopt for top-level rows.
   std::optional<Location> relatedLocation(const QModelIndex& index) const;
 
@@ -64,11 +73,13 @@ public:
 
 private:
   bool passes(const Problem& problem) const;
+  const Problem* problemOfRow(int row) const;
   QVariant relatedData(const QModelIndex& index, int role) const;
 
   Document* m_document;
   Filter m_filter;
-  std::vector<int> m_rows;     ///< problem indices shown, in Analysis order
+  std::vector<Problem> m_run;  ///< the replayed run's problems
+  std::vector<int> m_rows;     ///< shown: analysis problem index, or -1 - index into m_run
   std::vector<int> m_children; ///< related locations per shown row
 };
 

@@ -172,18 +172,31 @@ void ProblemsPanel::refresh()
   const Analysis& analysis = m_document->analysis();
   const int infos =
       static_cast<int>(analysis.problems.size()) - analysis.errors - analysis.warnings;
-  m_errors->setText(countText(analysis.errors, tr("error"), tr("errors")));
-  m_warnings->setText(countText(analysis.warnings, tr("warning"), tr("warnings")));
-  m_infos->setText(countText(infos, tr("info"), tr("infos")));
+  // The toggles filter the run's rows too, so they count them.
+  int errors = analysis.errors;
+  int warnings = analysis.warnings;
+  int allInfos = infos;
+  for (const Problem& problem : m_model->runProblems()) {
+    const Severity severity = problem.diagnostic.severity;
+    ++(severity == Severity::Error ? errors : severity == Severity::Warning ? warnings : allInfos);
+  }
+  m_errors->setText(countText(errors, tr("error"), tr("errors")));
+  m_warnings->setText(countText(warnings, tr("warning"), tr("warnings")));
+  m_infos->setText(countText(allInfos, tr("info"), tr("infos")));
 
   QString summary;
-  if (analysis.problems.empty()) {
+  const auto run = static_cast<long long>(m_model->runProblems().size());
+  if (analysis.problems.empty() && run > 0) {
+    summary = countText(run, tr("run problem"), tr("run problems"));
+  } else if (analysis.problems.empty()) {
     summary = tr("No problems");
   } else {
     summary = countText(analysis.errors, tr("error"), tr("errors")) + QStringLiteral(", ") +
               countText(analysis.warnings, tr("warning"), tr("warnings"));
     if (infos > 0)
       summary += QStringLiteral(", ") + countText(infos, tr("info"), tr("infos"));
+    if (run > 0)
+      summary += QStringLiteral(", ") + countText(run, tr("run problem"), tr("run problems"));
   }
   m_pending->setVisible(analysis.programPending);
   m_model->refresh();
@@ -194,6 +207,12 @@ void ProblemsPanel::refresh()
     m_summary = summary;
     emit summaryChanged(m_summary);
   }
+}
+
+void ProblemsPanel::setRunProblems(std::vector<Problem> problems)
+{
+  m_model->setRunProblems(std::move(problems));
+  refresh();
 }
 
 void ProblemsPanel::applyFilter()
@@ -253,11 +272,11 @@ bool ProblemsPanel::activateRow(int row)
 
 void ProblemsPanel::activate(const QModelIndex& index)
 {
-  const int i = m_model->problemIndex(index);
-  if (i < 0)
+  const Problem* found = m_model->problemAt(index);
+  if (!found)
     return;
   // Copied: selecting may run code that replaces the Analysis the reference points into.
-  Problem problem = m_document->analysis().problems[static_cast<std::size_t>(i)];
+  Problem problem = *found;
   const Analysis& analysis = m_document->analysis();
 
   if (const std::optional<Location> related = m_model->relatedLocation(index)) {
@@ -296,11 +315,10 @@ void ProblemsPanel::restoreCurrent()
 {
   if (m_currentKey.isEmpty())
     return;
-  const std::vector<Problem>& problems = m_document->analysis().problems;
   for (int row = 0; row < m_model->problemCount(); ++row) {
     const QModelIndex index = m_model->index(row, 0);
-    const int i = m_model->problemIndex(index);
-    if (i >= 0 && problemKey(problems[static_cast<std::size_t>(i)]) == m_currentKey) {
+    const Problem* problem = m_model->problemAt(index);
+    if (problem && problemKey(*problem) == m_currentKey) {
       m_tree->setCurrentIndex(index);
       return;
     }
@@ -310,21 +328,22 @@ void ProblemsPanel::restoreCurrent()
 void ProblemsPanel::showDetails()
 {
   const QModelIndex current = m_tree->currentIndex();
-  const int i = m_model->problemIndex(current);
-  if (i < 0 || m_stack->currentWidget() != m_tree) {
+  const Problem* shown = m_model->problemAt(current);
+  if (!shown || m_stack->currentWidget() != m_tree) {
     m_details->hide();
     return;
   }
-  const Problem& problem = m_document->analysis().problems[static_cast<std::size_t>(i)];
+  const Problem& problem = *shown;
   const Diagnostic& d = problem.diagnostic;
   m_currentKey = problemKey(problem);
   QString where = ProblemsModel::whereText(problem);
   if (!where.isEmpty())
     where = QStringLiteral(" · ") + where.toHtmlEscaped();
-  m_details->setText(QStringLiteral("%1<br><small>%2 · %3%4</small>")
-                         .arg(QString::fromStdString(d.message).toHtmlEscaped(),
-                              QString::fromStdString(d.code).toHtmlEscaped(),
-                              ProblemsModel::stageText(problem), where));
+  m_details->setText(
+      QStringLiteral("%1<br><small>%2 · %3%4</small>")
+          .arg(QString::fromStdString(d.message).toHtmlEscaped(),
+               QString::fromStdString(d.code).toHtmlEscaped(),
+               m_model->isRunRow(current) ? tr("run") : ProblemsModel::stageText(problem), where));
   m_details->show();
 }
 

@@ -44,6 +44,9 @@ public:
   /// Activates top-level row `row` as a double-click would; false when there is no such row.
   bool activateRow(int row);
   QTreeView* treeView() const { return m_tree; }
+  /// Lists what a replayed run found (blocked positions, the wait-for cycle) after the design's
+  /// problems, stage "run"; activating one selects its instruction. An empty list removes them.
+  void setRunProblems(std::vector<Problem> problems);
   ProblemsModel* model() const { return m_model; }
 
 signals:

@@ -141,6 +141,8 @@ QVariant ProgramModel::threadBlockData(int rankRow, int tbRow, int column, int r
     parts << tr("ch %1").arg(tb->chan);
     parts << countText(static_cast<long long>(tb->steps.size()), tr("instruction"),
                        tr("instructions"));
+    if (const QString playback = playbackText(gpu->id, tb->id); !playback.isEmpty())
+      parts << playback;
     return parts.join(QStringLiteral(" · "));
   }
   case Qt::DecorationRole:
@@ -160,6 +162,9 @@ QVariant ProgramModel::instructionBackground(const InstructionRef& at) const
     return QBrush(highlightColor(Highlight::WaitedFor));
   if (m_waiters.contains(at))
     return QBrush(highlightColor(Highlight::Waiter));
+  const Playback playback = playbackOf(at);
+  if (playback == Playback::Running || playback == Playback::Blocked)
+    return QBrush(playbackColor(playback));
   const auto problems = m_problemsAt.find(positionKey(at.rank, at.tb, at.step));
   if (problems != m_problemsAt.end()) {
     // Only errors tint the row: a warning's amber would read like the "waited for" tint.
@@ -167,6 +172,8 @@ QVariant ProgramModel::instructionBackground(const InstructionRef& at) const
         worst && *worst == Severity::Error)
       return QBrush(problemTint());
   }
+  if (playback == Playback::Done)
+    return QBrush(playbackColor(playback));
   return {};
 }
 
@@ -181,6 +188,14 @@ QVariant ProgramModel::instructionData(const QModelIndex& index, int role) const
 
   if (role == Qt::BackgroundRole)
     return instructionBackground(*at);
+  if (role == PlaybackRole)
+    return static_cast<int>(playbackOf(*at));
+  if (const Playback playback = playbackOf(*at);
+      role == Qt::FontRole && (playback == Playback::Running || playback == Playback::Blocked)) {
+    QFont font;
+    font.setBold(true);
+    return font;
+  }
   if (role == HighlightRole) {
     if (m_focus && *m_focus == *at)
       return static_cast<int>(Highlight::Focus);

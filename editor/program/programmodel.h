@@ -17,6 +17,7 @@
 #include "model/diagnostic.h"
 #include "model/program.h"
 // After the engine headers: moc cannot parse <compare> when it comes first.
+#include "document/playbackmarks.h"
 #include "document/selection.h"
 
 #include <QAbstractItemModel>
@@ -59,7 +60,10 @@ public:
     ProblemCountRole,                 ///< problems located in the row (rank rows: in the rank)
     TitleRole,                        ///< rank rows: "rank 3" (DisplayRole is title · detail)
     DetailRole,                       ///< rank rows: "24 threadblocks · 744 instructions · …"
+    PlaybackRole,                     ///< instruction rows: Playback as int
   };
+  /// Where an instruction stands in a replay following the document (setPlaybackMarks).
+  enum class Playback { None, Pending, Running, Done, Blocked };
 
   explicit ProgramModel(Document* document, QObject* parent = nullptr);
 
@@ -102,6 +106,14 @@ public:
   /// The row tint of a highlight in the application's palette (for the view's legend too).
   static QColor highlightColor(Highlight highlight);
 
+  /// A replay's marks: tints each threadblock's running instruction, the ones done and a stopped
+  /// run's blocked ones (programplayback.cpp). Only the rows whose state changed are repainted.
+  void setPlaybackMarks(const PlaybackMarks& marks);
+  bool hasPlaybackMarks() const { return m_playback.active; }
+  Playback playbackOf(const InstructionRef& at) const;
+  /// The row tint of a playback state (for the view's legend too); invalid for None and Pending.
+  static QColor playbackColor(Playback state);
+
   /// Re-reads the document after an edit: same shape -> dataChanged, otherwise a reset. Runs
   /// on every Document::analysisChanged by itself, before the slots of views created later.
   void refresh();
@@ -124,6 +136,11 @@ private:
   bool editInstruction(const QModelIndex& index, const QVariant& value, int role);
   void rebuildLookups();
   void emitRowChanged(const InstructionRef& at);
+  /// A threadblock's place in the replay for its row: "running s 3", "blocked at s 1", "done";
+  /// empty without marks.
+  QString playbackText(int rank, int tb) const;
+  /// dataChanged over the rows of threadblock (rank, tb) from instruction `first` to `last`.
+  void emitRowsChanged(int rank, int tb, int first, int last);
 
   Document* m_document;
   /// m_shape[rankRow][tbRow] = number of steps; what rowCount answers until refresh().
@@ -134,6 +151,7 @@ private:
   std::optional<InstructionRef> m_focus;
   std::optional<InstructionRef> m_waitedFor;
   std::set<InstructionRef> m_waiters;
+  PlaybackMarks m_playback; ///< only `active` and `lanes` are kept
   mutable QHash<int, QIcon> m_rankIcons;
 };
 

@@ -215,10 +215,19 @@ void ProgramView::updateSummary()
       summary += QStringLiteral("  ·  ") + tr("lowering the new timeline…");
     m_summary->setText(summary);
   }
+  const QString gap = QStringLiteral("&nbsp;&nbsp;&nbsp;");
+  QString legend;
+  if (m_model->hasPlaybackMarks()) {
+    using Playback = ProgramModel::Playback;
+    legend = legendChip(ProgramModel::playbackColor(Playback::Running), tr("running")) + gap +
+             legendChip(ProgramModel::playbackColor(Playback::Done), tr("done")) + gap +
+             legendChip(ProgramModel::playbackColor(Playback::Blocked), tr("blocked")) + gap;
+  }
   m_legend->setText(
+      legend +
       legendChip(ProgramModel::highlightColor(ProgramModel::Highlight::WaitedFor),
                  tr("waited for")) +
-      QStringLiteral("&nbsp;&nbsp;&nbsp;") +
+      gap +
       legendChip(ProgramModel::highlightColor(ProgramModel::Highlight::Waiter), tr("waits on it")));
   m_legend->setToolTip(tr("When an instruction is selected, the instruction it waits for "
                           "(depid/deps) and the instructions that wait on it are tinted"));
@@ -362,6 +371,27 @@ void ProgramView::revealInstruction(const InstructionRef& at)
     selection.transfers.insert(transfer);
   m_document->setSelection(selection);
   syncFromDocument();
+}
+
+void ProgramView::setPlaybackMarks(const PlaybackMarks& marks)
+{
+  const bool wasActive = m_model->hasPlaybackMarks();
+  m_model->setPlaybackMarks(marks);
+  if (wasActive != m_model->hasPlaybackMarks())
+    updateSummary();
+  // Follow the selected threadblock's running instruction, once per instruction it starts.
+  const std::optional<InstructionRef> selected = m_document->selection().instruction;
+  const LaneMark* lane =
+      selected && marks.active ? marks.laneMark(selected->rank, selected->tb) : nullptr;
+  if (!lane || lane->running.empty())
+    return;
+  const InstructionRef running{selected->rank, selected->tb, lane->running.front()};
+  if (m_followed == running)
+    return;
+  m_followed = running;
+  const QModelIndex index = m_model->instructionIndex(running);
+  if (index.isValid() && m_tree->isExpanded(index.parent()))
+    m_tree->scrollTo(index, QAbstractItemView::EnsureVisible);
 }
 
 void ProgramView::updateActions()

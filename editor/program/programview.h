@@ -16,6 +16,7 @@
 #include <QWidget>
 
 // After Qt: moc cannot parse <compare> when it comes first.
+#include "document/playbackmarks.h"
 #include "document/selection.h"
 
 #include <optional>
@@ -48,6 +49,11 @@ public:
 
   /// Selects, expands to and scrolls to an instruction (and tells the document).
   void revealInstruction(const InstructionRef& at);
+
+  /// A replay following the document (issue 14): tints each threadblock's running instruction,
+  /// the done ones and blocked ones, and keeps the selected threadblock's running instruction in
+  /// view. An inactive value clears the marks.
+  void setPlaybackMarks(const PlaybackMarks& marks);
 
 protected:
   void changeEvent(QEvent* event) override;
@@ -90,6 +96,8 @@ private:
   QSet<std::pair<int, int>> m_expandedTbs;
   int m_scrollValue = 0;
   bool m_syncing = false;
+  /// The running instruction last scrolled to while following a replay.
+  std::optional<InstructionRef> m_followed;
   /// A new document is open and its Program is still being lowered in the background: the
   /// Program in the Analysis is the previous document's, so the tree is hidden until it lands.
   bool m_awaitingProgram = false;

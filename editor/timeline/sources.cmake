@@ -5,6 +5,8 @@ list(APPEND cs_editor_area_sources
   timeline/timelinemodel.h timeline/timelinemodel.cpp
   timeline/timelinepainter.h timeline/timelinepainter.cpp
   timeline/timelinepaintframe.h timeline/timelinepaintframe.cpp
+  timeline/timelineplayback.h timeline/timelineplayback.cpp
+  timeline/timelinepaintplayback.cpp
   timeline/timelinepaintcells.cpp timeline/timelinepaintarrows.cpp timeline/timelinepaintheaders.cpp
   timeline/timelineicons.h timeline/timelineicons.cpp
   timeline/replicatedialog.h timeline/replicatedialog.cpp

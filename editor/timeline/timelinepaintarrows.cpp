@@ -1,4 +1,5 @@
 #include "timelinepaintframe.h"
+#include "timelineplayback.h"
 
 #include "style/rankpalette.h"
 
@@ -71,7 +72,7 @@ QColor arrowColour(const Frame& f, const Transfer& t);
 /// Arrows without emphasis, batched by colour: their axis-aligned runs as crisp unantialiased
 /// lines in one call per colour, heads and dots as one antialiased path per colour. A zoomed-out
 /// 64-rank grid shows thousands of arrows; one stroke call each would miss the frame budget.
-void drawPlainArrows(Frame& f, const std::vector<int>& list, int extraWidth = 0)
+void drawPlainArrows(Frame& f, const std::vector<int>& list, int extraWidth = 0, double fade = 0)
 {
   struct Batch {
     QVector<QLineF> lines;
@@ -94,7 +95,8 @@ void drawPlainArrows(Frame& f, const std::vector<int>& list, int extraWidth = 0)
   for (const int index : list) {
     const Transfer& t = model.schedule().transfers[static_cast<std::size_t>(index)];
     const ArrowRoute r = *model.route(index);
-    Batch& b = batchFor(arrowColour(f, t).rgb());
+    const QColor colour = arrowColour(f, t);
+    Batch& b = batchFor((fade > 0 ? mix(colour, f.ink.base, fade) : colour).rgb());
     // Snapped to pixels so the unantialiased runs are sharp.
     const qreal x0 = std::round(r.from.x() + f.origin.x());
     const qreal x1 = std::round(r.to.x() + f.origin.x());
@@ -164,7 +166,8 @@ void paintArrows(Frame& f)
 {
   const TimelineModel& model = f.model;
   const QRectF visible = QRectF(f.grid).translated(-f.origin).adjusted(-8, -8, 8, 8);
-  std::vector<int> plain, marked, hovered, selected;
+  const TimelinePlayback* playback = f.state.playback;
+  std::vector<int> plain, marked, hovered, selected, pending, running;
   for (int step = f.firstColumn - 1; step <= f.lastColumn; ++step) {
     for (const int index : model.transfersOfStep(step)) {
       const std::optional<ArrowRoute> route = model.route(index);
@@ -177,6 +180,10 @@ void paintArrows(Frame& f)
         hovered.push_back(index);
       else if (model.severity(t.id) != ArrowSeverity::None)
         marked.push_back(index);
+      else if (playback && playback->stateOf(index) == TransferProgress::Pending)
+        pending.push_back(index);
+      else if (playback && playback->stateOf(index) == TransferProgress::Running)
+        running.push_back(index);
       else
         plain.push_back(index);
     }
@@ -187,7 +194,10 @@ void paintArrows(Frame& f)
       drawArrow(f, *model.route(index), t.op, arrowColour(f, t), emphasis, t.count);
     }
   };
+  // A replay fades the arrows still to come and thickens those in flight.
+  drawPlainArrows(f, pending, 0, 0.72);
   drawPlainArrows(f, plain);
+  drawPlainArrows(f, running, 1);
   drawPlainArrows(f, marked, 1);
   draw(hovered, Emphasis::Hover);
   draw(selected, Emphasis::Selected);

@@ -53,8 +53,12 @@ void paintTimeline(QPainter& painter, const TimelineModel& model, const Timeline
   painter.fillRect(QRect(QPoint(0, 0), state.viewport), f.ink.base);
   painter.setClipRect(f.grid);
   paintCells(f);
+  if (state.playback)
+    paintPlaybackCells(f);
   painter.setRenderHint(QPainter::Antialiasing, true);
   paintArrows(f);
+  if (state.playback)
+    paintPlaybackProblems(f);
   if (state.cursor && state.focused) {
     const QRect r = layout.cellRect(state.cursor->first, state.cursor->second).translated(f.origin);
     painter.setPen(QPen(f.ink.accent, 2, Qt::DotLine));

@@ -22,6 +22,8 @@ class QPainter;
 
 namespace cs::editor {
 
+struct TimelinePlayback;
+
 /// Sizes of the frozen headers, from the font.
 struct HeaderMetrics {
   int top = 28;       ///< height of the step header
@@ -77,6 +79,9 @@ struct TimelinePaintState {
   bool focused = false;
   QString emptyMessage;         ///< shown instead of the grid when there is no schedule
   LabelCache* labels = nullptr; ///< the view's cache; a temporary one when null
+  /// A replay's marks (timelineplayback.h): cells veiled until produced, the cursor's step, the
+  /// transfers in flight, blocked cells and the wait-for cycle; null when no replay follows.
+  const TimelinePlayback* playback = nullptr;
 };
 
 /// Paints the whole viewport.

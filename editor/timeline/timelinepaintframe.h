@@ -93,7 +93,11 @@ void drawText(Frame& f, const QRect& box, Qt::Alignment align, const QString& te
 QColor fillOf(Frame& f, CellValue value, const CellSummary& s);
 
 void paintCells(Frame& f);
+/// The replay overlay under the arrows: veiled cells, the cursor's step, transfers in flight.
+void paintPlaybackCells(Frame& f);
 void paintArrows(Frame& f);
+/// The replay overlay over the arrows: blocked cells and the wait-for cycle of a stopped run.
+void paintPlaybackProblems(Frame& f);
 void paintStepHeader(Frame& f);
 void paintRowHeader(Frame& f);
 void paintCorner(Frame& f);

@@ -1,4 +1,5 @@
 #include "timelinepaintframe.h"
+#include "timelineplayback.h"
 
 #include "style/rankpalette.h"
 
@@ -48,8 +49,16 @@ void paintStepHeader(Frame& f)
     // Narrow columns (zoomed out) drop the word; the number alone still reads.
     if (box.width() < metrics.horizontalAdvance(text) + 4)
       text = c == 0 ? QStringLiteral("s") : QString::number(c - 1);
-    f.p.setPen(c == goalColumn ? f.ink.dimText : f.ink.headerText);
-    drawText(f, box, Qt::AlignHCenter, text, 'h');
+    const bool cursorStep =
+        f.state.playback && f.state.playback->step && *f.state.playback->step + 1 == c;
+    if (cursorStep) {
+      // The replay cursor's step: the header cell in the accent, like a playhead.
+      f.p.fillRect(box.adjusted(0, 3, 0, -3), f.ink.accent);
+      f.p.setPen(f.state.palette.color(QPalette::HighlightedText));
+    } else {
+      f.p.setPen(c == goalColumn ? f.ink.dimText : f.ink.headerText);
+    }
+    drawText(f, box, Qt::AlignHCenter, text, cursorStep ? 'H' : 'h');
     if (c > 0 && f.model.stepHasError(c - 1)) {
       const qreal d = 3.5;
       f.p.setPen(Qt::NoPen);

@@ -81,9 +81,31 @@ void TimelineView::rebuild()
   }
   if (m_hover >= 0 && m_model.indexOf(m_hover) < 0)
     m_hover = -1;
+  m_playback = derivePlayback(m_model, m_marks);
   m_cursorRow = std::clamp(m_cursorRow, 0, std::max(0, m_model.states().rowCount() - 1));
   m_cursorColumn = std::clamp(m_cursorColumn, 0, m_model.columnCount() - 1);
   updateScrollBars();
+  viewport()->update();
+}
+
+void TimelineView::setPlaybackMarks(const PlaybackMarks& marks)
+{
+  // The threadblocks' marks and the time itself are not painted here: a cursor move that
+  // changes neither a transfer nor the step leaves the picture as it is.
+  const bool same = marks.active == m_marks.active && marks.step == m_marks.step &&
+                    marks.transfers == m_marks.transfers && marks.blocked == m_marks.blocked &&
+                    marks.cycle == m_marks.cycle;
+  const std::optional<int> step = m_marks.step;
+  m_marks = marks;
+  if (same)
+    return;
+  m_playback = derivePlayback(m_model, m_marks);
+  // Playback moves the step column along; keep it in view when it changes.
+  if (m_playback && m_playback->step && m_playback->step != step) {
+    const TimelineLayout& layout = m_model.layout();
+    ensureContentVisible(QRect(layout.columnLeft(*m_playback->step + 1),
+                               verticalScrollBar()->value() + 8, layout.cellWidth(), 1));
+  }
   viewport()->update();
 }
 
@@ -362,6 +384,7 @@ TimelinePaintState TimelineView::paintState() const
     state.cursor = std::pair(cursorRow, m_cursorColumn);
   state.focused = hasFocus();
   state.labels = &m_labels;
+  state.playback = m_playback ? &*m_playback : nullptr;
   if (!m_model.hasSchedule())
     state.emptyMessage = unavailableMessage();
   return state;

@@ -19,6 +19,9 @@
 
 #include "timelinemodel.h"
 #include "timelinepainter.h"
+#include "timelineplayback.h"
+
+#include "document/playbackmarks.h"
 
 #include <QAbstractScrollArea>
 #include <QAction>
@@ -96,6 +99,14 @@ public:
   void ensureTransferVisible(int transferId);
   /// What the view shows: chunk states, layout and arrow routes (read-only).
   const TimelineModel& model() const { return m_model; }
+
+  // A replay following this document (issue 14): the visualizer sets its marks on every cursor
+  // move; an inactive value clears them. Repaints only when they changed.
+
+  void setPlaybackMarks(const PlaybackMarks& marks);
+  const PlaybackMarks& playbackMarks() const { return m_marks; }
+  /// The marks resolved against the shown Schedule, as the painter draws them; nullopt when none.
+  const std::optional<TimelinePlayback>& playback() const { return m_playback; }
 
 protected:
   void paintEvent(QPaintEvent* event) override;
@@ -187,6 +198,8 @@ private:
   bool m_cursorShown = false;
   bool m_selecting = false; ///< this view is changing the selection (no auto-scroll)
   mutable LabelCache m_labels;
+  PlaybackMarks m_marks;
+  std::optional<TimelinePlayback> m_playback;
 };
 
 } // namespace cs::editor

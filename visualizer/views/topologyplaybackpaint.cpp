@@ -115,6 +115,41 @@ void paintNodes(QPainter& painter, const TopologyPlaybackGeometry& geometry,
   }
 }
 
+void paintCycle(QPainter& painter, const TopologyPlaybackGeometry& geometry,
+                const std::vector<int>& ranks)
+{
+  std::vector<QRectF> boxes;
+  for (const int rank : ranks)
+    for (const TopologyNode& node : geometry.topology().nodes)
+      if (node.rank == rank)
+        boxes.push_back(geometry.nodeRect(node.id));
+  if (boxes.size() < 2)
+    return;
+  QPointF middle;
+  for (const QRectF& box : boxes)
+    middle += box.center() / static_cast<double>(boxes.size());
+  const QColor red = editor::errorColor();
+  for (std::size_t i = 0; i < boxes.size(); ++i) {
+    const QRectF& a = boxes[i];
+    const QRectF& b = boxes[(i + 1) % boxes.size()];
+    const QLineF centres(a.center(), b.center());
+    if (centres.length() < 1)
+      continue;
+    // Leave and enter the boxes at their edges, bowed towards the cycle's middle.
+    const QPointF unit = (centres.p2() - centres.p1()) / centres.length();
+    const double inset = std::min(a.width(), a.height()) * 0.6;
+    const QPointF from = centres.p1() + unit * inset;
+    const QPointF to = centres.p2() - unit * inset;
+    const QPointF control = (from + to) / 2 + (middle - (from + to) / 2) * 0.35;
+    QPainterPath path(from);
+    path.quadTo(control, to);
+    painter.setBrush(Qt::NoBrush);
+    painter.setPen(QPen(red, 2.5, Qt::DashLine, Qt::RoundCap, Qt::RoundJoin));
+    painter.drawPath(path);
+    paintArrowhead(painter, QLineF(control, to), 11, red);
+  }
+}
+
 void paintTokens(QPainter& painter, const TopologyPlaybackGeometry& geometry,
                  const TopologyPlaybackFrame& frame)
 {
@@ -147,7 +182,7 @@ void paintTokens(QPainter& painter, const TopologyPlaybackGeometry& geometry,
   }
 }
 
-void paintLegend(QPainter& painter, const QRectF& area, const QPalette& palette)
+void paintLegend(QPainter& painter, const QRectF& area, const QPalette& palette, bool cycle)
 {
   QFont font = painter.font();
   font.setPixelSize(11);
@@ -183,6 +218,15 @@ void paintLegend(QPainter& painter, const QRectF& area, const QPalette& palette)
   painter.setPen(text);
   painter.drawText(QRectF(x + 28, area.top(), 160, area.height()), Qt::AlignVCenter,
                    QStringLiteral("rank blocked"));
+  if (!cycle)
+    return;
+  x += 112;
+  painter.setPen(QPen(editor::errorColor(), 2.5, Qt::DashLine, Qt::RoundCap));
+  painter.drawLine(QPointF(x, y), QPointF(x + 26, y));
+  paintArrowhead(painter, QLineF(QPointF(x, y), QPointF(x + 30, y)), 9, editor::errorColor());
+  painter.setPen(text);
+  painter.drawText(QRectF(x + 36, area.top(), 160, area.height()), Qt::AlignVCenter,
+                   QStringLiteral("waits for"));
 }
 
 void paintBanner(QPainter& painter, const QRectF& area, const QString& title, const QString& note,

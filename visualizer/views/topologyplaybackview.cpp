@@ -3,6 +3,8 @@
 #include "session/replaysession.h"
 #include "topologyplaybackpaint_p.h"
 
+#include "replay/stopreport.h"
+
 #include <QHelpEvent>
 #include <QMouseEvent>
 #include <QPainter>
@@ -25,6 +27,13 @@ TopologyPlaybackView::TopologyPlaybackView(ReplaySession* session, QWidget* pare
   if (session->topology())
     m_geometry = std::make_unique<TopologyPlaybackGeometry>(*session->topology());
   // The state changes only with the cursor; the highlight only with the selection.
+  if (session->trace().stoppedUs) {
+    for (const Location& at : replay::predictedCycle(session->program(), session->trace()))
+      if (m_cycleRanks.empty() || m_cycleRanks.back() != at.rank)
+        m_cycleRanks.push_back(at.rank);
+    if (m_cycleRanks.size() > 1 && m_cycleRanks.front() == m_cycleRanks.back())
+      m_cycleRanks.pop_back();
+  }
   connect(session, &ReplaySession::cursorChanged, this, qOverload<>(&QWidget::update));
   connect(session, &ReplaySession::selectionChanged, this, qOverload<>(&QWidget::update));
 }
@@ -75,8 +84,10 @@ void TopologyPlaybackView::paintEvent(QPaintEvent*)
     paintSelectedLink(painter, *m_geometry, m_session->selection().link, palette());
   paintLanes(painter, *m_geometry, shown);
   paintNodes(painter, *m_geometry, shown, palette());
+  paintCycle(painter, *m_geometry, m_cycleRanks);
   paintTokens(painter, *m_geometry, shown);
-  paintLegend(painter, QRectF(0, height() - kLegendHeight, width(), kLegendHeight), palette());
+  paintLegend(painter, QRectF(0, height() - kLegendHeight, width(), kLegendHeight), palette(),
+              !m_cycleRanks.empty());
 }
 
 void TopologyPlaybackView::resizeEvent(QResizeEvent* event)

@@ -35,6 +35,10 @@ public:
   /// utilisation each way); empty elsewhere.
   QString toolTipAt(const QPointF& point);
 
+  /// A stopped run: the ranks of the checker's predicted wait-for cycle in wait-for order (each
+  /// waits for the next, the last for the first), drawn as red dashed arrows; else empty.
+  const std::vector<int>& cycleRanks() const { return m_cycleRanks; }
+
   QSize sizeHint() const override { return {720, 480}; }
   QSize minimumSizeHint() const override { return {320, 240}; }
 
@@ -51,6 +55,7 @@ private:
   std::unique_ptr<TopologyPlaybackGeometry> m_geometry;
   bool m_fitted = false;
   std::vector<std::vector<int>> m_ranksCache;
+  std::vector<int> m_cycleRanks;
 };
 
 } // namespace cs::visualizer

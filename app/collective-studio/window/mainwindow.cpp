@@ -141,6 +141,14 @@ void MainWindow::buildDocks()
   m_runDock = makeDock(tr("Run"), QStringLiteral("runDock"), m_runPanel);
   // A stored run is a new row of the library's history.
   connect(m_runPanel, &visualizer::RunPanel::runFinished, m_libraryPanel, &LibraryPanel::refresh);
+  connect(m_runPanel, &visualizer::RunPanel::runFinished, this, [this] {
+    // The replay a run opens drives the editor's views like one opened from a file.
+    visualizer::ReplayWindow* window = m_runPanel->replayWindow();
+    if (window && window != m_replayWindow) {
+      followReplay(window);
+      m_replayWindow = window;
+    }
+  });
 }
 
 void MainWindow::resetLayout()

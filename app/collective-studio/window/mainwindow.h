@@ -41,6 +41,7 @@ struct Problem;
 
 namespace cs::visualizer {
 class ReplaySession;
+class ReplayWindow;
 class RunPanel;
 } // namespace cs::visualizer
 
@@ -209,6 +210,9 @@ private:
   void compareTracesFromDialog();
   /// Adds Replay › Compare Traces…, enabled with Open Trace.
   void addCompareAction(QMenu* replay);
+  /// Makes the timeline, program view and Problems panel follow `window`'s replay until it
+  /// closes (instead of the replay opened before it).
+  void followReplay(visualizer::ReplayWindow* window);
 
   // mainwindowreplayopen.cpp
   /// A replay window of its own for `session`, remembered as replayWindow().

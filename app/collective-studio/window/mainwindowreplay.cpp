@@ -5,6 +5,7 @@
 
 #include "compare/comparewindow.h"
 #include "document/document.h"
+#include "follow/editorfollower.h"
 #include "mainwindowactions.h"
 #include "replaywindow.h"
 #include "run/runpanel.h"
@@ -27,6 +28,16 @@ QString MainWindow::openTrace(const QString& path)
       std::move(opened.session),
       tr("%1 — Replay of %2").arg(QFileInfo(path).fileName(), m_document->displayName()));
   return {};
+}
+
+void MainWindow::followReplay(visualizer::ReplayWindow* window)
+{
+  // One replay drives the editor's views at a time: the newest.
+  if (m_replayWindow)
+    delete m_replayWindow->findChild<visualizer::EditorFollower*>();
+  new visualizer::EditorFollower(
+      window->session(), m_document,
+      {.timeline = m_timelineView, .program = m_programView, .problems = m_problemsPanel}, window);
 }
 
 void MainWindow::openTraceFromDialog()

@@ -42,7 +42,10 @@ QStringList openableFiles(const QMimeData* mime)
 void MainWindow::showReplayWindow(std::unique_ptr<visualizer::ReplaySession> session,
                                   const QString& title)
 {
-  m_replayWindow = visualizer::ReplayWindow::showWindow(std::move(session), this, title);
+  visualizer::ReplayWindow* window =
+      visualizer::ReplayWindow::showWindow(std::move(session), this, title);
+  followReplay(window);
+  m_replayWindow = window;
 }
 
 bool MainWindow::showsLibraryVersion(qint64 algorithmId, int number) const
