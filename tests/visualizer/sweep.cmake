@@ -2,3 +2,4 @@
 # tests/).
 cstudio_add_test(tst_sweepjob SOURCES visualizer/sweep/tst_sweepjob.cpp LIBS cs::visualizer)
 cstudio_add_test(tst_sweepwindow SOURCES visualizer/sweep/tst_sweepwindow.cpp LIBS cs::visualizer)
+cstudio_add_test(tst_sweepaction SOURCES visualizer/sweep/tst_sweepaction.cpp LIBS cs::app)

@@ -12,6 +12,7 @@
 #include <QLabel>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <QValueAxis>
@@ -25,6 +26,8 @@ namespace {
 
 /// The most size labels the axis shows; wider sweeps label every second (fourth…) power of two.
 constexpr int kMaxSizeLabels = 12;
+/// The most often new points redraw the chart.
+constexpr int kCoalesceMs = 40;
 
 Qt::PenStyle penStyle(SweepKind kind)
 {
@@ -53,8 +56,11 @@ QToolButton* toggleButton(const QString& text, const QString& tip, QWidget* pare
 
 SweepChart::SweepChart(SweepResults* results, QWidget* parent)
     : QWidget(parent), m_results(results), m_chart(new QChart), m_view(new QChartView(m_chart)),
-      m_sizeAxis(new QCategoryAxis), m_valueAxis(new QValueAxis)
+      m_sizeAxis(new QCategoryAxis), m_valueAxis(new QValueAxis), m_rebuildTimer(new QTimer(this))
 {
+  m_rebuildTimer->setSingleShot(true);
+  m_rebuildTimer->setInterval(kCoalesceMs);
+  connect(m_rebuildTimer, &QTimer::timeout, this, &SweepChart::refresh);
   m_chart->setBackgroundRoundness(0);
   m_chart->setMargins(QMargins(4, 4, 4, 4));
   m_chart->legend()->setAlignment(Qt::AlignBottom);
@@ -70,9 +76,12 @@ SweepChart::SweepChart(SweepResults* results, QWidget* parent)
   layout->setSpacing(2);
   layout->addWidget(buildToggle());
   layout->addWidget(m_view, 1);
-  connect(m_results, &QAbstractItemModel::rowsInserted, this, &SweepChart::rebuild);
-  connect(m_results, &QAbstractItemModel::modelReset, this, &SweepChart::rebuild);
-  rebuild();
+  connect(m_results, &QAbstractItemModel::rowsInserted, this, [this] {
+    if (!m_rebuildTimer->isActive())
+      m_rebuildTimer->start();
+  });
+  connect(m_results, &QAbstractItemModel::modelReset, this, &SweepChart::refresh);
+  refresh();
 }
 
 QWidget* SweepChart::buildToggle()
@@ -119,7 +128,7 @@ void SweepChart::setMetric(Metric metric)
     return;
   m_metric = metric;
   (metric == Metric::Busbw ? m_busbwButton : m_algbwButton)->setChecked(true);
-  rebuild();
+  refresh();
 }
 
 void SweepChart::setSeriesHidden(const QString& name, bool hidden)
@@ -130,11 +139,12 @@ void SweepChart::setSeriesHidden(const QString& name, bool hidden)
     m_hidden.insert(name);
   else
     m_hidden.remove(name);
-  rebuild();
+  refresh();
 }
 
-void SweepChart::rebuild()
+void SweepChart::refresh()
 {
+  m_rebuildTimer->stop();
   m_chart->removeAllSeries();
   double minLog2 = std::numeric_limits<double>::max();
   double maxLog2 = std::numeric_limits<double>::lowest();

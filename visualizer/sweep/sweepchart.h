@@ -8,6 +8,8 @@
 //
 // The x axis is a QCategoryAxis over log2(bytes): QLogValueAxis can only print its values with
 // a printf format, not as byte sizes, and a linear axis over log2 gives the same spacing.
+// Rebuilding the lines costs about a millisecond, so points arriving together are drawn together
+// (at most one rebuild per kCoalesceMs) and the event loop stays responsive during a sweep.
 
 #include <QSet>
 #include <QWidget>
@@ -16,6 +18,7 @@ class QAbstractButton;
 class QCategoryAxis;
 class QChart;
 class QChartView;
+class QTimer;
 class QValueAxis;
 
 namespace cs::visualizer {
@@ -37,6 +40,9 @@ public:
   void setSeriesHidden(const QString& name, bool hidden);
   bool isSeriesHidden(const QString& name) const { return m_hidden.contains(name); }
 
+  /// Redraws the lines now instead of at the next coalesced update (the sweep ended).
+  void refresh();
+
   QChart* chart() const { return m_chart; }
   QChartView* view() const { return m_view; }
   /// The x axis' labels, left to right ("1 KiB", "2 KiB", …).
@@ -46,7 +52,6 @@ public:
 
 private:
   QWidget* buildToggle();
-  void rebuild();
   void placeAxes(double minLog2, double maxLog2, double maxValue);
   void connectLegend();
 
@@ -57,6 +62,8 @@ private:
   QChartView* m_view;
   QCategoryAxis* m_sizeAxis;
   QValueAxis* m_valueAxis;
+  /// Points arriving in a burst (the simulator's are quick) cost one rebuild, not one each.
+  QTimer* m_rebuildTimer;
   QAbstractButton* m_busbwButton = nullptr;
   QAbstractButton* m_algbwButton = nullptr;
 };

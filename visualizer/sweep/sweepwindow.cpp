@@ -18,11 +18,15 @@
 #include <QScrollArea>
 #include <QSplitter>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace cs::visualizer {
 
 namespace {
+
+/// The most often the store line and the table's scroll position follow arriving points.
+constexpr int kViewUpdateMs = 100;
 
 /// "not stored: …" as a sentence of its own.
 QString sentence(QString text)
@@ -68,12 +72,19 @@ SweepWindow::SweepWindow(editor::Document* document, LibraryProvider library, QW
   results->addWidget(tableBox);
   results->setStretchFactor(0, 3);
   results->setStretchFactor(1, 2);
+  results->setSizes({600, 400}); // the plot first: the table scrolls
   results->setChildrenCollapsible(false);
 
   auto* layout = new QHBoxLayout(this);
   layout->addWidget(formScroll);
   layout->addWidget(results, 1);
 
+  // Points can arrive faster than a relayout takes (the simulator's): the store line, the table's
+  // scroll position and the chart follow at most every kViewUpdateMs.
+  m_viewTimer = new QTimer(this);
+  m_viewTimer->setSingleShot(true);
+  m_viewTimer->setInterval(kViewUpdateMs);
+  connect(m_viewTimer, &QTimer::timeout, this, &SweepWindow::showProgress);
   connect(m_job, &SweepJob::pointStarted, this, &SweepWindow::pointStarted);
   connect(m_job, &SweepJob::pointFinished, this, &SweepWindow::pointFinished);
   connect(m_job, &SweepJob::finished, this, &SweepWindow::jobFinished);
@@ -191,6 +202,15 @@ void SweepWindow::pointFinished(const SweepRun& run)
     m_running->notStored = stored.message;
   }
   m_progress->setValue(run.index + 1);
+  if (!m_viewTimer->isActive())
+    m_viewTimer->start();
+}
+
+void SweepWindow::showProgress()
+{
+  m_viewTimer->stop();
+  if (!m_running)
+    return;
   m_stored->setText(m_running->stored > 0
                         ? tr("Stored %1 under %2 in the library.")
                               .arg(editor::countText(m_running->stored, tr("run"), tr("runs")),
@@ -203,6 +223,7 @@ void SweepWindow::jobFinished(bool cancelled, int done, int total)
 {
   const double seconds =
       static_cast<double>(QDateTime::currentMSecsSinceEpoch() - m_running->startedMs) / 1000;
+  showProgress();
   m_progress->setValue(done);
   m_progress->setFormat(cancelled ? tr("cancelled") : tr("done"));
   m_status->setText(cancelled ? tr("Cancelled after %1 of %2 points (%3 s).")
@@ -215,6 +236,7 @@ void SweepWindow::jobFinished(bool cancelled, int done, int total)
   else if (m_running->stored > 0 && !m_running->notStored.isEmpty())
     m_stored->setText(m_stored->text() + QLatin1Char(' ') + sentence(m_running->notStored));
   m_running.reset();
+  m_chart->refresh(); // the last points, without waiting for the coalesced update
   updateEnabled();
   emit sweepFinished(cancelled);
 }

@@ -28,6 +28,7 @@ class QProgressBar;
 class QPushButton;
 class QSpinBox;
 class QTableView;
+class QTimer;
 
 namespace cs::storage {
 class Library;
@@ -101,6 +102,8 @@ private:
   QWidget* buildResultsBar();
   void pointStarted(int index, int total, const QString& label);
   void pointFinished(const SweepRun& run);
+  /// What arriving points change beyond the table: the store line, the table's scroll position.
+  void showProgress();
   void jobFinished(bool cancelled, int done, int total);
   void exportCsvFromDialog();
   void exportPngFromDialog();
@@ -111,6 +114,7 @@ private:
   SweepResults* m_results;
   SweepChart* m_chart = nullptr;
   QTableView* m_table = nullptr;
+  QTimer* m_viewTimer = nullptr;
 
   /// The sweep in progress: what it runs, where its points are stored, what storing did.
   struct Running {

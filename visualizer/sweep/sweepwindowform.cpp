@@ -77,7 +77,9 @@ QWidget* SweepWindow::buildForm()
   sizes->addWidget(m_minSize, 1);
   sizes->addWidget(new QLabel(tr("to"), call));
   sizes->addWidget(m_maxSize, 1);
-  form->addRow(tr("&From:"), sizes);
+  auto* sizesLabel = new QLabel(tr("&Sizes:"), call);
+  sizesLabel->setBuddy(m_minSize);
+  form->addRow(sizesLabel, sizes);
   m_planNote = greyLabel(QString(), call);
   form->addRow(QString(), m_planNote);
   m_dtype = new QComboBox(call);

@@ -37,7 +37,8 @@ struct Problem;
 
 namespace cs::visualizer {
 class RunPanel;
-}
+class SweepWindow;
+} // namespace cs::visualizer
 
 namespace cs::editor {
 
@@ -107,6 +108,9 @@ public:
   QString openComparison(const QString& first, const QString& second);
   /// The replay window openTrace last opened, while it is open.
   QWidget* replayWindow() const { return m_replayWindow; }
+  /// Opens (or raises) the Benchmark Sweep window of the shown program (Replay → Benchmark
+  /// Sweep…); it keeps its series while open.
+  visualizer::SweepWindow* showSweepWindow();
 
   // Views and panels.
 
@@ -196,6 +200,8 @@ private:
   void compareTracesFromDialog();
   /// Adds Replay › Compare Traces…, enabled with Open Trace.
   void addCompareAction(QMenu* replay);
+  /// Adds Replay › Benchmark Sweep….
+  void addSweepAction(QMenu* replay);
 
   // mainwindowhelp.cpp
   void showAbout();
@@ -226,6 +232,7 @@ private:
   std::unique_ptr<Actions> m_actions;
   std::unique_ptr<Autosave> m_autosave;
   QPointer<QWidget> m_replayWindow;
+  QPointer<QWidget> m_sweepWindow;
   RecentFiles* m_recentFiles = nullptr;
   std::function<UnsavedAnswer()> m_unsavedPrompt;
 };
