@@ -32,6 +32,7 @@
 #include <atomic>
 #include <cstdio>
 #include <functional>
+#include <optional>
 #include <vector>
 
 using namespace cs;
@@ -113,65 +114,73 @@ void report(const QString& what, int repeats,
   std::fflush(stdout);
 }
 
-} // namespace
-
-int main(int argc, char** argv)
-{
-  if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY"))
-    qputenv("QT_QPA_PLATFORM", "offscreen");
-  QApplication app(argc, argv);
+/// What every measurement runs on: the 4-rank ring, saved in a temporary library so runs are
+/// stored as from a library document.
+struct Setup {
+  QTemporaryDir dir;
+  std::optional<storage::Library> library;
+  editor::Document document;
   std::int64_t bytes = std::int64_t{64} << 20;
+  int repeats = 5;
+  QString size; ///< bytes for people
+};
+
+bool prepare(Setup& setup)
+{
   const QStringList args = QCoreApplication::arguments();
   if (const qsizetype at = args.indexOf(QStringLiteral("--size")); at >= 0 && at + 1 < args.size())
-    bytes = parseByteSize(args[at + 1].toStdString()).value_or(bytes);
-  int repeats = 5;
+    setup.bytes = parseByteSize(args[at + 1].toStdString()).value_or(setup.bytes);
   if (const qsizetype at = args.indexOf(QStringLiteral("--repeats"));
       at >= 0 && at + 1 < args.size())
-    repeats = std::max(1, args[at + 1].toInt());
-  const QString size = QString::fromStdString(formatByteSize(bytes));
-
-  QTemporaryDir dir;
+    setup.repeats = std::max(1, args[at + 1].toInt());
+  setup.size = QString::fromStdString(formatByteSize(setup.bytes));
   storage::OpenOptions options;
   options.seed = false;
-  auto opened = storage::Library::open(dir.filePath("library.sqlite").toStdString(), options);
+  auto opened = storage::Library::open(setup.dir.filePath("library.sqlite").toStdString(), options);
   if (!opened.ok()) {
     std::fprintf(stderr, "cannot open a library: %s\n", opened.error().message.c_str());
-    return 1;
+    return false;
   }
-  storage::Library library = std::move(opened.value());
-  editor::Document document;
-  document.setProgram(makeRingAllReduce({4, 1, Protocol::Simple}));
-  document.waitForAnalysis();
+  setup.library.emplace(std::move(opened.value()));
+  setup.document.setProgram(makeRingAllReduce({4, 1, Protocol::Simple}));
+  setup.document.waitForAnalysis();
   storage::SaveRequest save;
   save.name = "ring4";
-  save.content.xml = writeMscclXml(*document.shownProgram(), {}).text;
-  if (!library.save(save).ok())
-    return 1;
-  document.setOrigin({{}, QStringLiteral("ring4"), 1});
+  save.content.xml = writeMscclXml(*setup.document.shownProgram(), {}).text;
+  if (!setup.library->save(save).ok())
+    return false;
+  setup.document.setOrigin({{}, QStringLiteral("ring4"), 1});
+  return true;
+}
 
+void benchRunJob(Setup& setup)
+{
   RunJob job;
-  report(QStringLiteral("a %1 cpu run (RunJob)").arg(size), repeats,
+  report(QStringLiteral("a %1 cpu run (RunJob)").arg(setup.size), setup.repeats,
          [&](std::function<void()> done) {
            QObject::disconnect(&job, &RunJob::finished, nullptr, nullptr);
            QObject::connect(&job, &RunJob::finished, &job, [done] { done(); });
            RunRequest request;
            request.backend = QStringLiteral("cpu");
-           request.program = *document.shownProgram();
-           request.options.bytes = bytes;
+           request.program = *setup.document.shownProgram();
+           request.options.bytes = setup.bytes;
            job.start(std::move(request));
          });
+}
 
-  RunPanel panel(&document, [&library] { return &library; });
+void benchRunPanel(Setup& setup)
+{
+  RunPanel panel(&setup.document, [&setup] { return &*setup.library; });
   QElapsedTimer clock;
   clock.start();
   std::atomic<qint64> workerEnd{0};
   std::vector<double> endOfRunMs;
   panel.show();
   panel.selectBackend(QStringLiteral("cpu"));
-  panel.sizeEdit()->setText(QString::number(bytes));
+  panel.sizeEdit()->setText(QString::number(setup.bytes));
   idle(200);
-  report(QStringLiteral("a %1 cpu run from the Run panel (run, store, replay)").arg(size), repeats,
-         [&](std::function<void()> done) {
+  report(QStringLiteral("a %1 cpu run from the Run panel (run, store, replay)").arg(setup.size),
+         setup.repeats, [&](std::function<void()> done) {
            delete panel.replayWindow();
            QObject::disconnect(&panel, &RunPanel::runFinished, nullptr, nullptr);
            QObject::connect(&panel, &RunPanel::runFinished, &panel, [&, done] {
@@ -190,17 +199,21 @@ int main(int argc, char** argv)
                [&] { workerEnd = clock.nsecsElapsed(); }, Qt::DirectConnection);
          });
   delete panel.replayWindow();
-  std::printf("  the Run panel's end of a run (store it with its trace, open the replay window) "
-              "on the GUI thread: median %.1f ms, worst %.1f ms\n",
-              median(endOfRunMs), *std::max_element(endOfRunMs.begin(), endOfRunMs.end()));
+  if (!endOfRunMs.empty())
+    std::printf("  the Run panel's end of a run (store it with its trace, open the replay "
+                "window) on the GUI thread: median %.1f ms, worst %.1f ms\n",
+                median(endOfRunMs), *std::max_element(endOfRunMs.begin(), endOfRunMs.end()));
+}
 
-  SweepWindow sweep(&document, [&library] { return &library; });
+void benchSweep(Setup& setup)
+{
+  SweepWindow sweep(&setup.document, [&setup] { return &*setup.library; });
   sweep.resize(1300, 820);
   sweep.show();
   sweep.setSizeRange(std::int64_t{1} << 10, std::int64_t{4} << 20);
   idle(200); // the window's first layout and paint are not part of the sweep
   report(QStringLiteral("a sweep 1 KiB..4 MiB, simulated and cpu (Sweep window, points stored)"),
-         repeats, [&](std::function<void()> done) {
+         setup.repeats, [&](std::function<void()> done) {
            QObject::disconnect(&sweep, &SweepWindow::sweepFinished, nullptr, nullptr);
            QObject::connect(&sweep, &SweepWindow::sweepFinished, &sweep, [done] { done(); });
            if (!sweep.start()) {
@@ -208,6 +221,21 @@ int main(int argc, char** argv)
              done();
            }
          });
-  std::printf("%s\n", qPrintable(sweep.storeText()));
+  std::printf("  %s (each sweep)\n", qPrintable(sweep.storeText()));
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+  if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY"))
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+  QApplication app(argc, argv);
+  Setup setup;
+  if (!prepare(setup))
+    return 1;
+  benchRunJob(setup);
+  benchRunPanel(setup);
+  benchSweep(setup);
   return 0;
 }

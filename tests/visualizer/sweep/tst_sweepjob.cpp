@@ -46,6 +46,8 @@ private slots:
   void sizesDouble();
   void cpuSweepMeasuresEverySize();
   void simulatedPointsFormTheirOwnSeries();
+  void ncclsOwnCallIsASeriesOfItsOwn();
+  void failedPointIsListedButNotTimed();
   void cancelEndsALongSweepWithoutAHalfPoint();
   void destroyingARunningJobLeavesNoThread();
 };
@@ -134,6 +136,51 @@ void Test_sweepjob::simulatedPointsFormTheirOwnSeries()
     QCOMPARE(points[i].busbwGBps, points[i].algbwGBps * 1.5);
     QCOMPARE(points[i + 3].series, QStringLiteral("ring · cpu"));
   }
+}
+
+void Test_sweepjob::ncclsOwnCallIsASeriesOfItsOwn()
+{
+  // What the NCCL executor reports on a GPU machine: the program's run and ncclAllReduce's own
+  // times for the same call.
+  const SweepRequest request = ringSweep({QStringLiteral("nccl")}, 1 << 20, 1 << 20);
+  const RunRequest run = pointRequest(request, {QStringLiteral("nccl"), 1 << 20});
+  RunOutcome outcome;
+  outcome.backend = run.backend;
+  outcome.exec.emplace();
+  outcome.exec->status = ExecStatus::Verified;
+  outcome.exec->count = (1 << 20) / 4;
+  outcome.exec->iterationUs = {20, 30};
+  outcome.exec->trace.events.push_back(TraceEvent{});
+  outcome.exec->libraryCall = "ncclAllReduce";
+  outcome.exec->libraryUs = {8, 12};
+  const std::vector<SweepPoint> points = sweepPoints(request, run, outcome);
+  QCOMPARE(points.size(), std::size_t{2});
+  QCOMPARE(points[0].series, QStringLiteral("ring · nccl"));
+  QCOMPARE(points[0].timeUs, 25.0);
+  QCOMPARE(points[0].wrong, std::optional<std::int64_t>(0));
+  const SweepPoint& library = points[1];
+  QCOMPARE(library.series, QStringLiteral("ncclAllReduce"));
+  QCOMPARE(library.kind, SweepKind::Library);
+  QCOMPARE(library.backend, QStringLiteral("nccl"));
+  QCOMPARE(library.bytes, std::int64_t{1} << 20);
+  QCOMPARE(library.timeUs, 10.0);
+  QCOMPARE(library.algbwGBps, (1 << 20) / 10.0 / 1e3);
+  QCOMPARE(library.busbwGBps, library.algbwGBps * 1.5);
+  QVERIFY(!library.wrong.has_value()); // the executor verifies the program, not NCCL's call
+}
+
+void Test_sweepjob::failedPointIsListedButNotTimed()
+{
+  // 2 bytes cannot be split into the ring's chunks of floats: the point fails, and says why.
+  const SweepRequest request = ringSweep({QStringLiteral("cpu")}, 2, 2);
+  std::vector<SweepPoint> points;
+  QVERIFY(!runSweep(request, nullptr, {}, [&](std::shared_ptr<SweepRun> run) {
+    points = sweepPoints(request, run->request, run->outcome);
+  }));
+  QCOMPARE(points.size(), std::size_t{1});
+  QVERIFY(!points[0].timed());
+  QVERIFY(!points[0].wrong.has_value());
+  QVERIFY2(points[0].verdict.startsWith("failed: "), qPrintable(points[0].verdict));
 }
 
 void Test_sweepjob::cancelEndsALongSweepWithoutAHalfPoint()

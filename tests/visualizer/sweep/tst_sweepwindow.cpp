@@ -56,6 +56,7 @@ private slots:
   void cpuSweepIsStoredPlottedAndExported();
   void secondSweepAddsItsOwnSeries();
   void simulatedSeriesIsDashed();
+  void libraryCallIsDottedAndUnverified();
   void cancelStoresNoHalfPoint();
   void sweepOutsideTheLibraryIsNotStored();
   void unavailableBackendsAreDisabledWithAReason();
@@ -230,6 +231,44 @@ void Test_sweepwindow::simulatedSeriesIsDashed()
   QCOMPARE(simulated->count(), 3);
   QCOMPARE(simulated->pen().style(), Qt::DashLine);
   QCOMPARE(lineNamed(chart, QStringLiteral("Untitled · cpu"))->count(), 3);
+}
+
+void Test_sweepwindow::libraryCallIsDottedAndUnverified()
+{
+  // The rows an NCCL sweep gives (tests/visualizer/sweep/tst_sweepjob.cpp checks how they are
+  // made): the chart draws NCCL's own call dotted and the CSV says its #wrong is N/A.
+  SweepResults results;
+  SweepChart chart(&results);
+  results.beginSweep();
+  for (const std::int64_t bytes : {1 << 20, 2 << 20}) {
+    SweepPoint program{QStringLiteral("ring · nccl"),
+                       QStringLiteral("nccl"),
+                       SweepKind::Measured,
+                       bytes,
+                       bytes / 4,
+                       QStringLiteral("float"),
+                       QStringLiteral("sum"),
+                       20.0,
+                       bytes / 20e3,
+                       bytes / 20e3 * 1.5,
+                       0,
+                       QStringLiteral("verified")};
+    SweepPoint library = program;
+    library.series = QStringLiteral("ncclAllReduce");
+    library.kind = SweepKind::Library;
+    library.wrong.reset();
+    results.addPoint(program);
+    results.addPoint(library);
+  }
+  chart.refresh();
+  QCOMPARE(chart.chart()->series().size(), 2);
+  QCOMPARE(lineNamed(chart.chart(), QStringLiteral("ncclAllReduce"))->pen().style(), Qt::DotLine);
+  QCOMPARE(lineNamed(chart.chart(), QStringLiteral("ncclAllReduce"))->count(), 2);
+  const QStringList lines = results.toCsv().split('\n', Qt::SkipEmptyParts);
+  QCOMPARE(lines.size(), 5);
+  QVERIFY2(lines[1].contains(",nccl,") && lines[1].endsWith(",0,\"ring · nccl\""),
+           qPrintable(lines[1]));
+  QVERIFY2(lines[2].endsWith(",N/A,\"ncclAllReduce\""), qPrintable(lines[2]));
 }
 
 void Test_sweepwindow::cancelStoresNoHalfPoint()
