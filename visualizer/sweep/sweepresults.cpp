@@ -16,6 +16,13 @@ QString number(double value, int decimals)
   return QString::number(value, 'f', decimals);
 }
 
+/// A bandwidth for the table: two decimals as nccl-tests prints them, three significant digits
+/// below 1 GB/s (a CPU run of a few KiB moves well under 0.01 GB/s).
+QString bandwidth(double gbps)
+{
+  return gbps >= 1 ? QString::number(gbps, 'f', 2) : QString::number(gbps, 'g', 3);
+}
+
 QString wrongText(const SweepPoint& point)
 {
   return point.wrong ? QString::number(*point.wrong) : QStringLiteral("N/A");
@@ -139,9 +146,9 @@ QVariant SweepResults::data(const QModelIndex& index, int role) const
   case Time:
     return point.timed() ? number(point.timeUs, 2) : QStringLiteral("—");
   case Algbw:
-    return point.timed() ? number(point.algbwGBps, 2) : QStringLiteral("—");
+    return point.timed() ? bandwidth(point.algbwGBps) : QStringLiteral("—");
   case Busbw:
-    return point.timed() ? number(point.busbwGBps, 2) : QStringLiteral("—");
+    return point.timed() ? bandwidth(point.busbwGBps) : QStringLiteral("—");
   case Wrong:
     return wrongText(point);
   case Verdict:

@@ -25,7 +25,8 @@ namespace cs::visualizer {
 
 namespace {
 
-/// The most often the store line and the table's scroll position follow arriving points.
+/// The most often the store line and the table's columns and scroll position follow arriving
+/// points.
 constexpr int kViewUpdateMs = 100;
 
 /// "not stored: …" as a sentence of its own.
@@ -56,7 +57,8 @@ SweepWindow::SweepWindow(editor::Document* document, LibraryProvider library, QW
   m_table->setModel(m_results);
   m_table->verticalHeader()->hide();
   m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
-  m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  // Sized to the contents as points arrive (showProgress), and still resizable by hand.
+  m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
   m_table->horizontalHeader()->setStretchLastSection(true);
   m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
   m_table->setAlternatingRowColors(true);
@@ -216,21 +218,21 @@ void SweepWindow::showProgress()
                               .arg(editor::countText(m_running->stored, tr("run"), tr("runs")),
                                    m_running->storedUnder)
                         : sentence(m_running->notStored));
+  m_table->resizeColumnsToContents();
   m_table->scrollToBottom();
 }
 
 void SweepWindow::jobFinished(bool cancelled, int done, int total)
 {
-  const double seconds =
-      static_cast<double>(QDateTime::currentMSecsSinceEpoch() - m_running->startedMs) / 1000;
+  const qint64 ms = QDateTime::currentMSecsSinceEpoch() - m_running->startedMs;
+  const QString took =
+      ms < 1000 ? tr("%1 ms").arg(ms) : tr("%1 s").arg(static_cast<double>(ms) / 1000, 0, 'f', 1);
   showProgress();
   m_progress->setValue(done);
   m_progress->setFormat(cancelled ? tr("cancelled") : tr("done"));
-  m_status->setText(cancelled ? tr("Cancelled after %1 of %2 points (%3 s).")
-                                    .arg(done)
-                                    .arg(total)
-                                    .arg(seconds, 0, 'f', 1)
-                              : tr("Done: %1 points in %2 s.").arg(total).arg(seconds, 0, 'f', 1));
+  m_status->setText(cancelled
+                        ? tr("Cancelled after %1 of %2 points (%3).").arg(done).arg(total).arg(took)
+                        : tr("Done: %1 points in %2.").arg(total).arg(took));
   if (done == 0)
     m_stored->setText(tr("Nothing stored."));
   else if (m_running->stored > 0 && !m_running->notStored.isEmpty())

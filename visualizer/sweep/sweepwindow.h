@@ -102,7 +102,8 @@ private:
   QWidget* buildResultsBar();
   void pointStarted(int index, int total, const QString& label);
   void pointFinished(const SweepRun& run);
-  /// What arriving points change beyond the table: the store line, the table's scroll position.
+  /// What arriving points change beyond the table's rows: the store line, the columns' widths
+  /// and the scroll position.
   void showProgress();
   void jobFinished(bool cancelled, int done, int total);
   void exportCsvFromDialog();
