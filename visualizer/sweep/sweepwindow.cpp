@@ -218,7 +218,8 @@ void SweepWindow::showProgress()
                               .arg(editor::countText(m_running->stored, tr("run"), tr("runs")),
                                    m_running->storedUnder)
                         : sentence(m_running->notStored));
-  m_table->resizeColumnsToContents();
+  for (int column = 0; column < SweepResults::Verdict; ++column) // the verdict takes the rest
+    m_table->resizeColumnToContents(column);
   m_table->scrollToBottom();
 }
 
