@@ -62,6 +62,7 @@ SweepWindow::SweepWindow(editor::Document* document, LibraryProvider library, QW
   m_table->horizontalHeader()->setStretchLastSection(true);
   m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
   m_table->setAlternatingRowColors(true);
+  fitColumns(); // to the headers until points arrive
 
   auto* tableBox = new QWidget(this);
   auto* tableLayout = new QVBoxLayout(tableBox);
@@ -218,9 +219,14 @@ void SweepWindow::showProgress()
                               .arg(editor::countText(m_running->stored, tr("run"), tr("runs")),
                                    m_running->storedUnder)
                         : sentence(m_running->notStored));
+  fitColumns();
+  m_table->scrollToBottom();
+}
+
+void SweepWindow::fitColumns()
+{
   for (int column = 0; column < SweepResults::Verdict; ++column) // the verdict takes the rest
     m_table->resizeColumnToContents(column);
-  m_table->scrollToBottom();
 }
 
 void SweepWindow::jobFinished(bool cancelled, int done, int total)

@@ -105,6 +105,8 @@ private:
   /// What arriving points change beyond the table's rows: the store line, the columns' widths
   /// and the scroll position.
   void showProgress();
+  /// Sizes the table's columns to their contents.
+  void fitColumns();
   void jobFinished(bool cancelled, int done, int total);
   void exportCsvFromDialog();
   void exportPngFromDialog();
