@@ -4,7 +4,8 @@
 // how the user guide's pictures are made (works with QT_QPA_PLATFORM=offscreen). With --trace it
 // also replays a recorded run of FILE's program in the visual debugger (with --screenshot, one of
 // its views at --at instead of the main window); --compare B.json adds a second run to compare
-// with it (designed vs measured), and --view compare screenshots that comparison.
+// with it (designed vs measured), and --view compare screenshots that comparison. --dialog sweep
+// opens the Benchmark Sweep window; with --screenshot it runs a small sweep there first.
 //
 // Exit codes, as cstudio's: 0 success, 1 the screenshot could not be written, 2 bad arguments, an
 // unreadable FILE or a trace that does not fit it.
@@ -15,6 +16,7 @@
 #include "replaywindow.h"
 #include "session/documenttrace.h"
 #include "session/replaysession.h"
+#include "sweep/sweepwindow.h"
 #include "views/bufferview.h"
 #include "views/ganttview.h"
 #include "views/linkchart.h"
@@ -26,6 +28,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDockWidget>
+#include <QEventLoop>
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QPainter>
@@ -103,7 +106,8 @@ struct Arguments {
   QSize size;
   bool sizeSet = false;
   bool exportDialog = false;
-  bool runDock = false; ///< --dialog run: the Run dock shown
+  bool runDock = false;     ///< --dialog run: the Run dock shown
+  bool sweepWindow = false; ///< --dialog sweep: the Benchmark Sweep window
   bool problemSet = false;
   QString problem; ///< --activate-problem as given
   QString trace;   ///< --trace: a recorded run of FILE's program to replay
@@ -156,8 +160,9 @@ void addOptions(QCommandLineParser& parser)
       {QStringLiteral("size"), QStringLiteral("Window size, default 1400x900."),
        QStringLiteral("WxH"), QStringLiteral("1400x900")},
       {QStringLiteral("dialog"),
-       QStringLiteral("With --screenshot: also open this dialog over the window (export), or "
-                      "show the Run dock (run)."),
+       QStringLiteral("With --screenshot: also open this dialog over the window (export), "
+                      "show the Run dock (run), or screenshot the Benchmark Sweep window after "
+                      "a sweep of 1 KiB..4 MiB on the simulator and the CPU (sweep)."),
        QStringLiteral("NAME")},
       {QStringLiteral("activate-problem"),
        QStringLiteral("Activate the N-th problem (0-based) as a double-click would, before the "
@@ -244,8 +249,8 @@ bool parseArguments(Arguments& args)
   }
   const QString dialog = parser.value(QStringLiteral("dialog"));
   if (parser.isSet(QStringLiteral("dialog")) && dialog != QLatin1String("export") &&
-      dialog != QLatin1String("run")) {
-    printError(QStringLiteral("--dialog must be export or run, not \"%1\"").arg(dialog));
+      dialog != QLatin1String("run") && dialog != QLatin1String("sweep")) {
+    printError(QStringLiteral("--dialog must be export, run or sweep, not \"%1\"").arg(dialog));
     return false;
   }
   args.file = parser.positionalArguments().value(0);
@@ -258,6 +263,7 @@ bool parseArguments(Arguments& args)
   args.sizeSet = parser.isSet(QStringLiteral("size"));
   args.exportDialog = dialog == QLatin1String("export");
   args.runDock = dialog == QLatin1String("run");
+  args.sweepWindow = dialog == QLatin1String("sweep");
   args.problemSet = parser.isSet(QStringLiteral("activate-problem"));
   args.problem = parser.value(QStringLiteral("activate-problem"));
   return true;
@@ -385,6 +391,24 @@ int takeReplayScreenshot(MainWindow& window, const Arguments& args)
   return saveShot(target->grab(), args.screenshotPath);
 }
 
+/// Sweeps FILE's program over 1 KiB..4 MiB on the simulator and the CPU in the Benchmark Sweep
+/// window, then renders that window with its plot into the PNG at the window size.
+int takeSweepScreenshot(MainWindow& window, const Arguments& args)
+{
+  cs::visualizer::SweepWindow* sweep = window.showSweepWindow();
+  sweep->resize(args.size);
+  sweep->setSizeRange(std::int64_t{1} << 10, std::int64_t{4} << 20);
+  QEventLoop loop;
+  QObject::connect(sweep, &cs::visualizer::SweepWindow::sweepFinished, &loop, &QEventLoop::quit);
+  if (!sweep->start()) {
+    printError(sweep->statusText());
+    return kUsageError;
+  }
+  loop.exec();
+  QCoreApplication::processEvents();
+  return saveShot(sweep->grab(), args.screenshotPath);
+}
+
 /// Opens --trace in a replay window over the main window, at --at (or, with --compare, the two
 /// runs in a compare window); a message box says why not.
 void openStartTrace(MainWindow& window, const Arguments& args)
@@ -436,7 +460,11 @@ int main(int argc, char** argv)
     window.showView(args.view);
   if (args.runDock)
     window.runDock()->show();
+  if (args.screenshot && args.sweepWindow)
+    return takeSweepScreenshot(window, args);
   window.show();
+  if (args.sweepWindow)
+    window.showSweepWindow();
   if (args.screenshot)
     return takeScreenshot(app, window, args);
 

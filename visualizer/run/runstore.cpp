@@ -55,7 +55,9 @@ QString simVerdict(const SimResult& result)
   return tr("simulation stopped: %1").arg(reason);
 }
 
-storage::RunRecord recordOf(const RunRequest& request, const RunOutcome& outcome)
+} // namespace
+
+storage::RunRecord runRecord(const RunRequest& request, const RunOutcome& outcome)
 {
   storage::RunRecord record;
   record.backend = outcome.sim ? "simulator" : request.backend.toStdString();
@@ -80,8 +82,6 @@ storage::RunRecord recordOf(const RunRequest& request, const RunOutcome& outcome
   }
   return record;
 }
-
-} // namespace
 
 QString runVerdict(const RunOutcome& outcome)
 {
@@ -109,29 +109,36 @@ const Trace& runTrace(const RunOutcome& outcome)
   return outcome.sim ? outcome.sim->trace : outcome.exec->trace;
 }
 
-QString storeRun(storage::Library* library, const RunTarget& target, const RunRequest& request,
-                 const RunOutcome& outcome)
+StoredRun keepRun(storage::Library* library, const RunTarget& target, const RunRequest& request,
+                  const RunOutcome& outcome)
 {
+  const auto notStored = [](const QString& why) { return StoredRun{false, why, {}}; };
   if (!runHasTrace(outcome))
-    return tr("not stored: the run has no result");
+    return notStored(tr("not stored: the run has no result"));
   if (target.libraryName.isEmpty())
-    return tr("not stored: save the algorithm to the library first");
+    return notStored(tr("not stored: save the algorithm to the library first"));
   if (!library)
-    return tr("not stored: no library is open");
+    return notStored(tr("not stored: no library is open"));
   const auto algorithm = library->algorithm(target.libraryName.toStdString());
   if (!algorithm.ok())
-    return tr("not stored: %1").arg(QString::fromStdString(algorithm.error().message));
+    return notStored(tr("not stored: %1").arg(QString::fromStdString(algorithm.error().message)));
   const auto version = library->version(algorithm.value().id, target.libraryVersion);
   if (!version.ok())
-    return tr("not stored: %1").arg(QString::fromStdString(version.error().message));
-  storage::RunRecord record = recordOf(request, outcome);
+    return notStored(tr("not stored: %1").arg(QString::fromStdString(version.error().message)));
+  storage::RunRecord record = runRecord(request, outcome);
   record.versionId = version.value().id;
   const auto stored = library->addRun(record, &runTrace(outcome));
   if (!stored.ok())
-    return tr("not stored: %1").arg(QString::fromStdString(stored.error().message));
-  return tr("stored in the library under %1 v%2")
-      .arg(target.libraryName)
-      .arg(version.value().number);
+    return notStored(tr("not stored: %1").arg(QString::fromStdString(stored.error().message)));
+  const QString label =
+      QStringLiteral("%1 v%2").arg(target.libraryName).arg(version.value().number);
+  return {true, tr("stored in the library under %1").arg(label), label};
+}
+
+QString storeRun(storage::Library* library, const RunTarget& target, const RunRequest& request,
+                 const RunOutcome& outcome)
+{
+  return keepRun(library, target, request, outcome).message;
 }
 
 } // namespace cs::visualizer

@@ -6,6 +6,8 @@
 
 #include "runjob.h"
 
+#include "records.h"
+
 #include <QString>
 
 namespace cs::storage {
@@ -27,8 +29,24 @@ struct RunTarget {
   int libraryVersion = 0; ///< 0: the head
 };
 
-/// Stores the run of `request` with its trace in `library` under `target`; says what happened
-/// ("stored as run 12 of ring v3", "not stored: save the algorithm to the library first").
+/// The library record of a run that ran (runHasTrace()): backend, size, time, algbw and busbw
+/// (nccl-tests' factor for the collective), #wrong; without its version.
+storage::RunRecord runRecord(const RunRequest& request, const RunOutcome& outcome);
+
+/// What storing one run did: stored under `versionLabel` ("ring v3"), or why not in `message`.
+struct StoredRun {
+  bool stored = false;
+  QString message;      ///< for people: "stored in the library under ring v3", "not stored: …"
+  QString versionLabel; ///< "ring v3" when stored
+};
+
+/// Stores the run of `request` with its trace in `library` under `target` (the Run panel's one
+/// run, each point of a sweep).
+StoredRun keepRun(storage::Library* library, const RunTarget& target, const RunRequest& request,
+                  const RunOutcome& outcome);
+
+/// keepRun()'s message: "stored in the library under ring v3", "not stored: save the algorithm
+/// to the library first".
 QString storeRun(storage::Library* library, const RunTarget& target, const RunRequest& request,
                  const RunOutcome& outcome);
 

@@ -43,6 +43,7 @@ namespace cs::visualizer {
 class ReplaySession;
 class ReplayWindow;
 class RunPanel;
+class SweepWindow;
 } // namespace cs::visualizer
 
 namespace cs::editor {
@@ -119,6 +120,9 @@ public:
   QString openDroppedFiles(const QStringList& paths);
   /// The replay window openTrace last opened, while it is open.
   QWidget* replayWindow() const { return m_replayWindow; }
+  /// Opens (or raises) the Benchmark Sweep window of the shown program (Replay → Benchmark
+  /// Sweep…); it keeps its series while open.
+  visualizer::SweepWindow* showSweepWindow();
 
   // Views and panels.
 
@@ -213,6 +217,8 @@ private:
   /// Makes the timeline, program view and Problems panel follow `window`'s replay until it
   /// closes (instead of the replay opened before it).
   void followReplay(visualizer::ReplayWindow* window);
+  /// Adds Replay › Benchmark Sweep….
+  void addSweepAction(QMenu* replay);
 
   // mainwindowreplayopen.cpp
   /// A replay window of its own for `session`, remembered as replayWindow().
@@ -251,6 +257,7 @@ private:
   std::unique_ptr<Actions> m_actions;
   std::unique_ptr<Autosave> m_autosave;
   QPointer<QWidget> m_replayWindow;
+  QPointer<QWidget> m_sweepWindow;
   RecentFiles* m_recentFiles = nullptr;
   std::function<UnsavedAnswer()> m_unsavedPrompt;
 };

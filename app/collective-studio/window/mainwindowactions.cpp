@@ -229,6 +229,7 @@ void MainWindow::createMenus()
   replay->addAction(a.run);
   replay->addAction(a.openTrace);
   addCompareAction(replay);
+  addSweepAction(replay);
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(a.diagnostics);

@@ -6,10 +6,12 @@
 #include "compare/comparewindow.h"
 #include "document/document.h"
 #include "follow/editorfollower.h"
+#include "librarypanel.h"
 #include "mainwindowactions.h"
 #include "replaywindow.h"
 #include "run/runpanel.h"
 #include "session/documenttrace.h"
+#include "sweep/sweepwindow.h"
 
 #include <QAction>
 #include <QDockWidget>
@@ -103,6 +105,33 @@ void MainWindow::addCompareAction(QMenu* replay)
   connect(m_actions->openTrace, &QAction::enabledChanged, compare, &QAction::setEnabled);
   connect(compare, &QAction::triggered, this, &MainWindow::compareTracesFromDialog);
   replay->addAction(compare);
+}
+
+visualizer::SweepWindow* MainWindow::showSweepWindow()
+{
+  auto* window = qobject_cast<visualizer::SweepWindow*>(m_sweepWindow.data());
+  if (!window) {
+    window = new visualizer::SweepWindow(
+        m_document, [this] { return m_libraryPanel->library(); }, this);
+    window->setWindowFlag(Qt::Window);
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    window->resize(1300, 820);
+    m_sweepWindow = window;
+  }
+  window->setWindowTitle(tr("%1 — Benchmark Sweep").arg(m_document->displayName()));
+  window->show();
+  window->raise();
+  window->activateWindow();
+  return window;
+}
+
+void MainWindow::addSweepAction(QMenu* replay)
+{
+  auto* sweep = new QAction(tr("Benchmark &Sweep…"), this);
+  sweep->setStatusTip(tr("Run this program at sizes MIN..MAX on chosen backends and plot its "
+                         "bus bandwidth against size"));
+  connect(sweep, &QAction::triggered, this, [this] { showSweepWindow(); });
+  replay->addAction(sweep);
 }
 
 } // namespace cs::editor
