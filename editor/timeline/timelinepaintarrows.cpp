@@ -160,6 +160,63 @@ QColor arrowColour(const Frame& f, const Transfer& t)
   return f.ink.dark ? colour.lighter(135) : colour;
 }
 
+/// A badge on every listed arrow with a problem: rank 0's arrows are red too, so colour alone
+/// would not tell an error apart.
+void paintProblemBadges(Frame& f, std::initializer_list<const std::vector<int>*> lists)
+{
+  const TimelineModel& model = f.model;
+  const qreal zoom = model.layout().zoom();
+  const qreal radius = std::clamp(6.5 * zoom, 3.5, 9.0);
+  for (const std::vector<int>* list : lists) {
+    for (const int index : *list) {
+      const Transfer& t = model.schedule().transfers[static_cast<std::size_t>(index)];
+      const ArrowSeverity severity = model.severity(t.id);
+      if (severity == ArrowSeverity::None)
+        continue;
+      const QPointF at = model.route(index)->handle() + f.origin;
+      f.p.setPen(QPen(f.ink.base, 1.5));
+      f.p.setBrush(severity == ArrowSeverity::Error ? errorColor() : warningColor());
+      f.p.drawEllipse(at, radius, radius);
+      if (radius >= 5) {
+        f.p.setPen(Qt::NoPen);
+        f.p.setBrush(Qt::white);
+        const qreal w = radius * 0.28;
+        f.p.drawRect(QRectF(at.x() - w / 2, at.y() - radius * 0.6, w, radius * 0.75));
+        f.p.drawEllipse(QPointF(at.x(), at.y() + radius * 0.45), w * 0.6, w * 0.6);
+      }
+    }
+  }
+}
+
+/// The ghosts of a drag: the selected arrows moved by whole columns, and a transfer being drawn.
+void paintEditPreviews(Frame& f)
+{
+  const TimelineModel& model = f.model;
+  if (f.state.moveColumns != 0) {
+    const qreal dx = f.state.moveColumns * model.layout().columnPitch();
+    for (const int id : f.state.selected) {
+      const int index = model.indexOf(id);
+      const std::optional<ArrowRoute> route = model.route(index);
+      if (!route)
+        continue;
+      const Transfer& t = model.schedule().transfers[static_cast<std::size_t>(index)];
+      drawArrow(f, route->shifted(dx), t.op, f.ink.accent, Emphasis::Ghost, t.count);
+    }
+  }
+  if (const std::optional<CreatePreview>& create = f.state.create) {
+    if (create->targetRow >= 0) {
+      const QRect target = model.layout()
+                               .cellRect(create->targetRow, create->targetColumn)
+                               .translated(f.origin)
+                               .adjusted(-1, -1, 0, -1);
+      f.p.setPen(QPen(f.ink.accent, 2));
+      f.p.setBrush(Qt::NoBrush);
+      f.p.drawRect(target);
+    }
+    drawArrow(f, create->route, create->op, f.ink.accent, Emphasis::Ghost, 1);
+  }
+}
+
 } // namespace
 
 void paintArrows(Frame& f)
@@ -201,53 +258,8 @@ void paintArrows(Frame& f)
   drawPlainArrows(f, marked, 1);
   draw(hovered, Emphasis::Hover);
   draw(selected, Emphasis::Selected);
-  // A badge on every arrow with a problem: rank 0's arrows are red too, so colour alone
-  // would not tell an error apart.
-  const qreal zoom = model.layout().zoom();
-  const qreal radius = std::clamp(6.5 * zoom, 3.5, 9.0);
-  for (const std::vector<int>* list : {&marked, &hovered, &selected}) {
-    for (const int index : *list) {
-      const Transfer& t = model.schedule().transfers[static_cast<std::size_t>(index)];
-      const ArrowSeverity severity = model.severity(t.id);
-      if (severity == ArrowSeverity::None)
-        continue;
-      const QPointF at = model.route(index)->handle() + f.origin;
-      f.p.setPen(QPen(f.ink.base, 1.5));
-      f.p.setBrush(severity == ArrowSeverity::Error ? errorColor() : warningColor());
-      f.p.drawEllipse(at, radius, radius);
-      if (radius >= 5) {
-        f.p.setPen(Qt::NoPen);
-        f.p.setBrush(Qt::white);
-        const qreal w = radius * 0.28;
-        f.p.drawRect(QRectF(at.x() - w / 2, at.y() - radius * 0.6, w, radius * 0.75));
-        f.p.drawEllipse(QPointF(at.x(), at.y() + radius * 0.45), w * 0.6, w * 0.6);
-      }
-    }
-  }
-
-  if (f.state.moveColumns != 0) {
-    const qreal dx = f.state.moveColumns * model.layout().columnPitch();
-    for (const int id : f.state.selected) {
-      const int index = model.indexOf(id);
-      const std::optional<ArrowRoute> route = model.route(index);
-      if (!route)
-        continue;
-      const Transfer& t = model.schedule().transfers[static_cast<std::size_t>(index)];
-      drawArrow(f, route->shifted(dx), t.op, f.ink.accent, Emphasis::Ghost, t.count);
-    }
-  }
-  if (const std::optional<CreatePreview>& create = f.state.create) {
-    if (create->targetRow >= 0) {
-      const QRect target = model.layout()
-                               .cellRect(create->targetRow, create->targetColumn)
-                               .translated(f.origin)
-                               .adjusted(-1, -1, 0, -1);
-      f.p.setPen(QPen(f.ink.accent, 2));
-      f.p.setBrush(Qt::NoBrush);
-      f.p.drawRect(target);
-    }
-    drawArrow(f, create->route, create->op, f.ink.accent, Emphasis::Ghost, 1);
-  }
+  paintProblemBadges(f, {&marked, &hovered, &selected});
+  paintEditPreviews(f);
 }
 
 } // namespace cs::editor::paintdetail

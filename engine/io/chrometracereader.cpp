@@ -267,8 +267,7 @@ void readStop(const Json& other, Trace& trace)
 class StreamingReader
 {
 public:
-  StreamingReader(const std::string& source, Diagnostics& out)
-      : m_source(source), m_out(out), m_events(source, out)
+  StreamingReader(const std::string& source, Diagnostics& out) : m_out(out), m_events(source, out)
   {
   }
 
@@ -320,7 +319,6 @@ private:
     }
   }
 
-  const std::string& m_source;
   Diagnostics& m_out;
   EventReader m_events;
   Trace m_trace;

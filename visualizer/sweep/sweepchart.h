@@ -35,7 +35,7 @@ public:
   explicit SweepChart(SweepResults* results, QWidget* parent = nullptr);
 
   void setMetric(Metric metric);
-  Metric metric() const { return m_metric; }
+  Metric shownMetric() const { return m_metric; }
   /// Hides or shows a series' line, as clicking its legend entry does.
   void setSeriesHidden(const QString& name, bool hidden);
   bool isSeriesHidden(const QString& name) const { return m_hidden.contains(name); }
