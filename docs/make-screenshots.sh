@@ -79,4 +79,6 @@ shot "$out/guide-why-links.png" --view links --trace "$work/tree8-sim.json" --at
   "$work/tree8.json"
 shot "$out/guide-why-compare.png" --view compare --trace "$work/tree8-sim.json" \
   --compare "$work/tree8-cpu.json" "$work/tree8.json"
+shot "$out/guide-why-sweep.png" --dialog sweep --sweep-sizes 4K:256M --sweep-backends simulate \
+  --sweep-also "$work/tree8.json" "$work/ring8.json"
 echo "wrote $(ls "$out"/guide-*.png | wc -l) pictures to $out"

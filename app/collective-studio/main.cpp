@@ -12,6 +12,7 @@
 
 #include "compare/comparewindow.h"
 #include "document/document.h"
+#include "io/bytesize.h"
 #include "panels/problemspanel.h"
 #include "replaywindow.h"
 #include "session/documenttrace.h"
@@ -114,6 +115,10 @@ struct Arguments {
   QString compare; ///< --compare: a second run to compare --trace with
   QString replayView = QStringLiteral("playback"); ///< --view with --trace
   std::optional<double> atUs;                      ///< --at: the replay cursor
+  std::int64_t sweepMin = std::int64_t{1} << 10;   ///< --sweep-sizes MIN:MAX
+  std::int64_t sweepMax = std::int64_t{4} << 20;
+  QStringList sweepBackends; ///< --sweep-backends; empty: the window's choice
+  QString sweepAlso;         ///< --sweep-also: a second document swept into the same plot
 };
 
 void setIdentity()
@@ -164,6 +169,18 @@ void addOptions(QCommandLineParser& parser)
                       "show the Run dock (run), or screenshot the Benchmark Sweep window after "
                       "a sweep of 1 KiB..4 MiB on the simulator and the CPU (sweep)."),
        QStringLiteral("NAME")},
+      {QStringLiteral("sweep-sizes"),
+       QStringLiteral("With --dialog sweep: the sizes to sweep, MIN:MAX (powers of two, e.g. "
+                      "4K:256M; default 1K:4M)."),
+       QStringLiteral("MIN:MAX")},
+      {QStringLiteral("sweep-backends"),
+       QStringLiteral("With --dialog sweep: the backends to sweep, comma-separated (simulate, "
+                      "cpu, cuda, nccl)."),
+       QStringLiteral("LIST")},
+      {QStringLiteral("sweep-also"),
+       QStringLiteral("With --dialog sweep: then open this document and sweep it too, so the "
+                      "plot compares the two algorithms."),
+       QStringLiteral("FILE")},
       {QStringLiteral("activate-problem"),
        QStringLiteral("Activate the N-th problem (0-based) as a double-click would, before the "
                       "screenshot."),
@@ -211,6 +228,34 @@ bool parseReplayArguments(const QCommandLineParser& parser, Arguments& args)
   return true;
 }
 
+/// Checks --sweep-sizes, --sweep-backends and --sweep-also into `args`; prints why and returns
+/// false.
+bool parseSweepArguments(const QCommandLineParser& parser, Arguments& args)
+{
+  if (parser.isSet(QStringLiteral("sweep-sizes"))) {
+    const QString text = parser.value(QStringLiteral("sweep-sizes"));
+    const QStringList range = text.split(QLatin1Char(':'));
+    std::optional<std::int64_t> from;
+    std::optional<std::int64_t> to;
+    if (range.size() == 2) {
+      from = cs::parseByteSize(range[0].toStdString());
+      to = cs::parseByteSize(range[1].toStdString());
+    }
+    if (!from || !to || from.value() > to.value()) {
+      printError(
+          QStringLiteral("--sweep-sizes must be MIN:MAX, e.g. 4K:256M, not \"%1\"").arg(text));
+      return false;
+    }
+    args.sweepMin = *from;
+    args.sweepMax = *to;
+  }
+  if (parser.isSet(QStringLiteral("sweep-backends")))
+    args.sweepBackends =
+        parser.value(QStringLiteral("sweep-backends")).split(QLatin1Char(','), Qt::SkipEmptyParts);
+  args.sweepAlso = parser.value(QStringLiteral("sweep-also"));
+  return true;
+}
+
 /// Parses and checks the command line into `args`; prints why and returns false for a bad one.
 /// --help and --version exit from here.
 bool parseArguments(Arguments& args)
@@ -226,7 +271,7 @@ bool parseArguments(Arguments& args)
   if (parser.isSet(QStringLiteral("version")))
     parser.showVersion();
 
-  if (!parseReplayArguments(parser, args))
+  if (!parseReplayArguments(parser, args) || !parseSweepArguments(parser, args))
     return false;
   const QString viewName =
       args.trace.isEmpty() ? parser.value(QStringLiteral("view")) : QStringLiteral("timeline");
@@ -391,20 +436,46 @@ int takeReplayScreenshot(MainWindow& window, const Arguments& args)
   return saveShot(target->grab(), args.screenshotPath);
 }
 
-/// Sweeps FILE's program over 1 KiB..4 MiB on the simulator and the CPU in the Benchmark Sweep
-/// window, then renders that window with its plot into the PNG at the window size.
+/// Sweeps the shown program in the Benchmark Sweep window with the --sweep-* settings and waits
+/// for the sweep to end; false (the reason printed) when it cannot start.
+bool sweepShownProgram(cs::visualizer::SweepWindow& sweep, const Arguments& args)
+{
+  if (!sweep.setSizeRange(args.sweepMin, args.sweepMax)) {
+    printError(QStringLiteral("--sweep-sizes: the sizes must be powers of two the window offers"));
+    return false;
+  }
+  if (!args.sweepBackends.isEmpty()) {
+    for (const QString& id : QStringList{"simulate", "cpu", "cuda", "nccl"})
+      sweep.setBackendChecked(id, args.sweepBackends.contains(id));
+  }
+  QEventLoop loop;
+  QObject::connect(&sweep, &cs::visualizer::SweepWindow::sweepFinished, &loop, &QEventLoop::quit);
+  if (!sweep.start()) {
+    printError(sweep.statusText());
+    return false;
+  }
+  loop.exec();
+  return true;
+}
+
+/// Sweeps FILE's program (1 KiB..4 MiB on the simulator and the CPU unless --sweep-sizes and
+/// --sweep-backends say otherwise; then --sweep-also's too) in the Benchmark Sweep window, then
+/// renders that window with its plot into the PNG at the window size.
 int takeSweepScreenshot(MainWindow& window, const Arguments& args)
 {
   cs::visualizer::SweepWindow* sweep = window.showSweepWindow();
   sweep->resize(args.size);
-  sweep->setSizeRange(std::int64_t{1} << 10, std::int64_t{4} << 20);
-  QEventLoop loop;
-  QObject::connect(sweep, &cs::visualizer::SweepWindow::sweepFinished, &loop, &QEventLoop::quit);
-  if (!sweep->start()) {
-    printError(sweep->statusText());
+  if (!sweepShownProgram(*sweep, args))
     return kUsageError;
+  if (!args.sweepAlso.isEmpty()) {
+    if (const QString error = window.openFile(args.sweepAlso); !error.isEmpty()) {
+      printError(error);
+      return kUsageError;
+    }
+    window.document()->waitForAnalysis();
+    if (!sweepShownProgram(*sweep, args))
+      return kUsageError;
   }
-  loop.exec();
   QCoreApplication::processEvents();
   return saveShot(sweep->grab(), args.screenshotPath);
 }

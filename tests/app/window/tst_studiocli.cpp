@@ -29,6 +29,7 @@ private slots:
   void screenshotOfACorpusFile();
   void unreadableFileExitsTwo();
   void badArgumentsExitTwo();
+  void sweepScreenshotOfTheExample();
 
 private:
   QTemporaryDir m_dir;
@@ -103,7 +104,31 @@ void Test_studiocli::badArgumentsExitTwo()
   QCOMPARE(run.exitCode, 2);
   run = runStudio({"--no-such-option"}, m_dir.path());
   QCOMPARE(run.exitCode, 2);
+  for (const char* range : {"64K", "64K:4K", "1K:lots"}) {
+    run =
+        runStudio({"--screenshot", out, "--dialog", "sweep", "--sweep-sizes", range}, m_dir.path());
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.standardError.contains("--sweep-sizes"), qPrintable(run.standardError));
+  }
   QVERIFY(!QFile::exists(out));
+}
+
+void Test_studiocli::sweepScreenshotOfTheExample()
+{
+  // The sizes and backends asked for are what the window sweeps: 4 KiB..16 KiB simulated is
+  // three points, done in milliseconds; a bad backend list would leave nothing to run (exit 2).
+  const QString out = m_dir.filePath("sweep.png");
+  const Run run = runStudio({"--screenshot", out, "--dialog", "sweep", "--size", "1200x800",
+                             "--sweep-sizes", "4K:16K", "--sweep-backends", "simulate"},
+                            m_dir.path());
+  QVERIFY2(run.exitCode == 0, qPrintable(run.standardError));
+  const QImage image(out);
+  QCOMPARE(image.size(), QSize(1200, 800));
+  QVERIFY(distinctColours(image) > 20);
+  const Run none = runStudio({"--screenshot", m_dir.filePath("none.png"), "--dialog", "sweep",
+                              "--sweep-backends", "nothing"},
+                             m_dir.path());
+  QCOMPARE(none.exitCode, 2);
 }
 
 QTEST_GUILESS_MAIN(Test_studiocli)
