@@ -44,6 +44,58 @@ TraceEvent eventFromJson(const json& row)
   return event;
 }
 
+json blockedToJson(const BlockedPosition& at)
+{
+  return json::array({at.rank, at.tb, at.step, at.slice, static_cast<int>(at.waitsFor), at.peer,
+                      at.channel, at.depTb, at.depStep});
+}
+
+BlockedPosition blockedFromJson(const json& row)
+{
+  BlockedPosition at;
+  at.rank = row.at(0).get<int>();
+  at.tb = row.at(1).get<int>();
+  at.step = row.at(2).get<int>();
+  at.slice = row.at(3).get<int>();
+  const int waitsFor = row.at(4).get<int>();
+  if (waitsFor < 0 || waitsFor > static_cast<int>(BlockedOn::Flag))
+    throw std::invalid_argument("unknown wait " + std::to_string(waitsFor));
+  at.waitsFor = static_cast<BlockedOn>(waitsFor);
+  at.peer = row.at(5).get<int>();
+  at.channel = row.at(6).get<int>();
+  at.depTb = row.at(7).get<int>();
+  at.depStep = row.at(8).get<int>();
+  return at;
+}
+
+/// A run the watchdog stopped: when, where every threadblock stood, and the connection slots
+/// (keys absent for a run that ended; older readers ignore them).
+void readStop(const json& object, Trace& trace)
+{
+  if (object.contains("stoppedUs"))
+    trace.stoppedUs = object.at("stoppedUs").get<double>();
+  if (object.contains("connectionSlots"))
+    trace.connectionSlots = object.at("connectionSlots").get<int>();
+  if (object.contains("blocked")) {
+    for (const json& row : object.at("blocked"))
+      trace.blocked.push_back(blockedFromJson(row));
+  }
+}
+
+void writeStop(const Trace& trace, json& object)
+{
+  if (trace.stoppedUs)
+    object["stoppedUs"] = *trace.stoppedUs;
+  if (trace.connectionSlots)
+    object["connectionSlots"] = *trace.connectionSlots;
+  if (!trace.blocked.empty()) {
+    json blocked = json::array();
+    for (const BlockedPosition& at : trace.blocked)
+      blocked.push_back(blockedToJson(at));
+    object["blocked"] = std::move(blocked);
+  }
+}
+
 Trace traceFromJson(const json& object)
 {
   if (object.at("format").get<std::string>() != kFormatName)
@@ -67,6 +119,7 @@ Trace traceFromJson(const json& object)
     usage.utilisation = row.at(3).get<std::vector<std::pair<double, double>>>();
     trace.links.push_back(std::move(usage));
   }
+  readStop(object, trace);
   if (object.contains("verification")) {
     Diagnostics out;
     trace.verification =
@@ -95,6 +148,7 @@ Result<EncodedTrace> encodeTrace(const Trace& trace)
   // The run's verification as its Chrome trace spells it; older readers ignore the key.
   if (trace.verification)
     object["verification"] = json::parse(writeTraceVerification(*trace.verification));
+  writeStop(trace, object);
   // Replace invalid UTF-8 in names instead of throwing: a trace is never lost over a device name.
   const std::string text = object.dump(-1, ' ', false, json::error_handler_t::replace);
 

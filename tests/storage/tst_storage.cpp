@@ -349,6 +349,22 @@ void Test_storage::runsAndTraces()
   QVERIFY(wrongBack->verification.has_value());
   QVERIFY(*wrongBack == trace);
 
+  // A run the watchdog stopped keeps where it stopped, so replaying it from the library opens
+  // at the stop with its blocked threadblocks (and the checker's cycle for its slots).
+  trace.verification.reset();
+  trace.stoppedUs = 40.5;
+  trace.connectionSlots = 1;
+  trace.blocked = {{0, 0, 1, 0, BlockedOn::Room, 1, 0, -1, -1},
+                   {1, 2, 3, 4, BlockedOn::Flag, -1, 0, 1, 2}};
+  Result<std::int64_t> hungRun = library.addRun(run, &trace);
+  QVERIFY(hungRun.ok());
+  Result<Trace> hungBack = library.trace(*hungRun);
+  QVERIFY(hungBack.ok());
+  QCOMPARE(hungBack->stoppedUs, std::optional<double>(40.5));
+  QCOMPARE(hungBack->connectionSlots, std::optional<int>(1));
+  QCOMPARE(hungBack->blocked.size(), std::size_t{2});
+  QVERIFY(*hungBack == trace);
+
   run.versionId = 999;
   QCOMPARE(library.addRun(run).error().kind, ErrorKind::Invalid); // foreign keys are on
 }
