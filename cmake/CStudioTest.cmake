@@ -10,6 +10,11 @@ function(cstudio_add_test name)
   target_compile_definitions(${name} PRIVATE
     CSTUDIO_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
     CSTUDIO_TEST_DATA_DIR="${CMAKE_CURRENT_SOURCE_DIR}")
+  if(CSTUDIO_SANITIZE)
+    # Tests that run real work under a time limit (the executors' watchdog) allow for the
+    # sanitizers' slowdown.
+    target_compile_definitions(${name} PRIVATE CSTUDIO_SANITIZED)
+  endif()
   cstudio_target_warnings(${name})
   add_test(NAME ${name} COMMAND ${name})
   set(labels unit ${ARG_LABELS})

@@ -22,6 +22,13 @@
 
 namespace cs::test {
 
+/// Whether this build runs under sanitizers (CSTUDIO_SANITIZE; set by tests/CMakeLists.txt).
+#ifdef CSTUDIO_SANITIZED
+inline constexpr bool kSanitized = true;
+#else
+inline constexpr bool kSanitized = false;
+#endif
+
 struct CorpusTypeOp {
   DataType type;
   ReduceOp op;
@@ -74,7 +81,9 @@ inline void checkCorpusFile(Executor& executor, const QString& path, const QStri
         options.bytes = chunkElements * program.nchunksperloop * dataTypeSize(pair.type);
         if (size.sliceElements > 0)
           options.sliceBytes = size.sliceElements * dataTypeSize(pair.type);
-        options.timeoutSeconds = 10;
+        // A sanitized build runs the host emulation's hundreds of threads ten times slower on
+        // two cores: the watchdog's "no progress" window must not mistake that for a hang.
+        options.timeoutSeconds = kSanitized ? 60 : 10;
         if (adjust)
           adjust(options);
         const ExecResult result = executor.run(program, options);

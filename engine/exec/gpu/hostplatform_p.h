@@ -59,10 +59,15 @@ struct HostPlatform {
   /// Many more blocks than cores: give the core away at once, sleep when it lasts.
   static void pause(std::uint32_t spins)
   {
+    // Hundreds of emulated blocks may wait at once on a 2-core host: a waiter that keeps waking
+    // every 50 µs takes the cores from the few blocks that could make progress, so long waits
+    // back off to 1 ms.
     if (spins < 64)
       std::this_thread::yield();
-    else
+    else if (spins < 1024)
       std::this_thread::sleep_for(std::chrono::microseconds(50));
+    else
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   static std::uint64_t now()
   {
