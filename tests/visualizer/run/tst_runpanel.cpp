@@ -5,6 +5,7 @@
 // cannot run here are disabled with a reason.
 
 #include "run/runpanel.h"
+#include "support/ringlibrary.h"
 
 #include "catalogue/ringallreduce.h"
 #include "document/document.h"
@@ -49,6 +50,7 @@ private slots:
   void unavailableBackendsAreDisabledWithAReason();
 
 private:
+  test::RingWithLibrary m_ring;
   std::unique_ptr<QTemporaryDir> m_dir;
   std::unique_ptr<storage::Library> m_library;
   std::unique_ptr<editor::Document> m_document;
@@ -57,17 +59,12 @@ private:
 
 void Test_runpanel::init()
 {
-  m_dir = std::make_unique<QTemporaryDir>();
-  QVERIFY(m_dir->isValid());
-  storage::OpenOptions options;
-  options.seed = false;
-  auto opened = storage::Library::open(m_dir->filePath("library.sqlite").toStdString(), options);
-  QVERIFY(opened.ok());
-  m_library = std::make_unique<storage::Library>(std::move(opened.value()));
-  m_document = std::make_unique<editor::Document>();
-  m_document->setProgram(makeRingAllReduce({4, 1, Protocol::Simple}));
-  m_document->waitForAnalysis();
-  QVERIFY(m_document->shownProgram().has_value());
+  m_ring.open();
+  if (QTest::currentTestFailed())
+    return;
+  m_dir = std::move(m_ring.dir);
+  m_library = std::move(m_ring.library);
+  m_document = std::move(m_ring.document);
   m_panel = std::make_unique<RunPanel>(m_document.get(), [this] { return m_library.get(); });
   m_panel->show();
 }

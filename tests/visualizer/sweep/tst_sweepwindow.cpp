@@ -5,6 +5,7 @@
 // half point; a document outside the library is swept but not stored; unavailable backends are
 // disabled with their reason.
 
+#include "support/ringlibrary.h"
 #include "sweep/sweepwindow.h"
 
 #include "catalogue/ringallreduce.h"
@@ -65,6 +66,7 @@ private:
   std::int64_t saveRing();
   bool sweep(std::int64_t minBytes, std::int64_t maxBytes);
 
+  test::RingWithLibrary m_ring;
   std::unique_ptr<QTemporaryDir> m_dir;
   std::unique_ptr<storage::Library> m_library;
   std::unique_ptr<editor::Document> m_document;
@@ -73,17 +75,12 @@ private:
 
 void Test_sweepwindow::init()
 {
-  m_dir = std::make_unique<QTemporaryDir>();
-  QVERIFY(m_dir->isValid());
-  storage::OpenOptions options;
-  options.seed = false;
-  auto opened = storage::Library::open(m_dir->filePath("library.sqlite").toStdString(), options);
-  QVERIFY(opened.ok());
-  m_library = std::make_unique<storage::Library>(std::move(opened.value()));
-  m_document = std::make_unique<editor::Document>();
-  m_document->setProgram(makeRingAllReduce({4, 1, Protocol::Simple}));
-  m_document->waitForAnalysis();
-  QVERIFY(m_document->shownProgram().has_value());
+  m_ring.open();
+  if (QTest::currentTestFailed())
+    return;
+  m_dir = std::move(m_ring.dir);
+  m_library = std::move(m_ring.library);
+  m_document = std::move(m_ring.document);
   m_window = std::make_unique<SweepWindow>(m_document.get(), [this] { return m_library.get(); });
   m_window->resize(1200, 800);
   m_window->show();
