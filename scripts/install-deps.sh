@@ -4,7 +4,7 @@
 set -eu
 
 packages="build-essential cmake ninja-build ccache pkg-config git
-  libpugixml-dev nlohmann-json3-dev libcli11-dev libsqlite3-dev zlib1g-dev libgraphviz-dev
+  libpugixml-dev nlohmann-json3-dev rapidjson-dev libcli11-dev libsqlite3-dev zlib1g-dev libgraphviz-dev
   qt6-base-dev qt6-base-dev-tools qt6-svg-dev qt6-charts-dev libqt6opengl6-dev fonts-dejavu-core
   clang libclang-rt-14-dev clang-format clang-tidy"
 

@@ -3,6 +3,11 @@
 #include "tracefit_p.h"
 
 #include <algorithm>
+#include <limits>
+
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <map>
 #include <tuple>
 
@@ -12,32 +17,54 @@ namespace {
 
 using ConnectionKey = std::tuple<int, int, int>; ///< (from, to, channel)
 
-/// Program order of two events of one connection end: the runtime matches in this order.
-bool programOrder(const Trace& trace, std::size_t x, std::size_t y)
-{
-  const TraceEvent& a = trace.events[x];
-  const TraceEvent& b = trace.events[y];
-  return std::tie(a.slice, a.step, a.tb) < std::tie(b.slice, b.step, b.tb);
-}
+/// One end of a connection: an event with the key the runtime matches sends and receives in
+/// (program order), kept beside it so that sorting never reaches back into the events.
+struct ConnectionEnd {
+  int slice = 0;
+  int step = 0;
+  int tb = 0;
+  std::uint32_t event = 0;
 
-/// The hops of a recorded link path, oriented by walking it from the sender's GPU; nullopt when
-/// the path does not start there or is not connected (then the topology's route is used).
-std::optional<std::vector<Hop>> orientPath(const std::vector<int>& path, const Topology& topology,
-                                           int fromRank)
+  bool operator<(const ConnectionEnd& other) const
+  {
+    return std::tie(slice, step, tb) < std::tie(other.slice, other.step, other.tb);
+  }
+};
+
+/// Appends the hops of a recorded link path to `hops`, oriented by walking it from the sender's
+/// GPU; false (and `hops` as it was) when the path does not start there or is not connected (then
+/// the topology's route is used).
+bool appendOrientedPath(const std::vector<int>& path, const Topology& topology, int fromRank,
+                        std::vector<Hop>& hops)
 {
   const TopologyNode* start = topology.gpuNode(fromRank);
   if (!start)
-    return std::nullopt;
+    return false;
+  const std::size_t before = hops.size();
   int at = start->id;
-  std::vector<Hop> hops;
   for (const int id : path) {
     const TopologyLink* link = topology.link(id);
-    if (!link || (link->a != at && link->b != at))
-      return std::nullopt;
+    if (!link || (link->a != at && link->b != at)) {
+      hops.resize(before);
+      return false;
+    }
     hops.push_back({id, link->a == at});
     at = link->a == at ? link->b : link->a;
   }
-  return hops;
+  return true;
+}
+
+/// The build's temporaries (sort keys, connection ends, the events' link paths) leave free
+/// holes in the middle of the heap, which glibc keeps unless asked: for a trace of millions of
+/// events that is tens of megabytes the process holds for nothing while the replay is open.
+void giveBackBuildMemory(std::size_t events)
+{
+#ifdef __GLIBC__
+  if (events >= 100000)
+    malloc_trim(0);
+#else
+  (void)events;
+#endif
 }
 
 } // namespace
@@ -51,6 +78,12 @@ ReplayBuild ReplayIndex::build(const Program& program, Trace trace, const Topolo
 {
   ReplayBuild result;
   Diagnostics out;
+  if (trace.events.size() >= std::numeric_limits<Index>::max()) {
+    out.error("replay.too-large", "the trace has " + std::to_string(trace.events.size()) +
+                                      " events, more than a replay can index");
+    result.diagnostics = out.take();
+    return result;
+  }
   if (!traceFitsProgram(program, trace, topology, out)) {
     result.diagnostics = out.take();
     return result;
@@ -63,6 +96,7 @@ ReplayBuild ReplayIndex::build(const Program& program, Trace trace, const Topolo
   }
   index.buildLinkProfiles(topology);
   result.index = std::move(index);
+  giveBackBuildMemory(result.index->trace().events.size());
   result.diagnostics = out.take();
   return result;
 }
@@ -70,121 +104,173 @@ ReplayBuild ReplayIndex::build(const Program& program, Trace trace, const Topolo
 void ReplayIndex::indexLanes()
 {
   // Every threadblock of the program has a lane, also one the trace never saw run.
-  std::map<std::pair<int, int>, std::size_t> laneOf;
   for (const Gpu& gpu : m_program.gpus) {
     for (const ThreadBlock& tb : gpu.threadblocks) {
-      laneOf.emplace(std::pair(gpu.id, tb.id), m_lanes.size());
-      m_lanes.push_back({gpu.id, tb.id, {}, {}});
+      const auto rank = static_cast<std::size_t>(gpu.id);
+      const auto id = static_cast<std::size_t>(tb.id);
+      if (m_laneOf.size() <= rank)
+        m_laneOf.resize(rank + 1);
+      if (m_laneOf[rank].size() <= id)
+        m_laneOf[rank].resize(id + 1, std::numeric_limits<Index>::max());
+      m_laneOf[rank][id] = static_cast<Index>(m_lanes.size());
+      m_lanes.push_back({gpu.id, tb.id, {}, {}, {}});
     }
   }
+  m_starts.reserve(m_trace.events.size());
+  m_ends.reserve(m_trace.events.size());
   for (std::size_t i = 0; i < m_trace.events.size(); ++i) {
     const TraceEvent& event = m_trace.events[i];
-    m_lanes[laneOf.at({event.rank, event.tb})].events.push_back(i);
+    m_lanes[*laneOf(event.rank, event.tb)].events.push_back(static_cast<Index>(i));
     m_starts.push_back(event.start);
     m_ends.push_back(event.end);
     m_endUs = std::max(m_endUs, event.end);
     m_slices = std::max(m_slices, event.slice + 1);
   }
-  for (Lane& lane : m_lanes) {
-    std::sort(lane.events.begin(), lane.events.end(), [this](std::size_t x, std::size_t y) {
-      const TraceEvent& a = m_trace.events[x];
-      const TraceEvent& b = m_trace.events[y];
-      return std::tie(a.start, a.slice, a.step) < std::tie(b.start, b.slice, b.step);
-    });
-    lane.receivesBefore.assign(1, 0);
-    for (const std::size_t event : lane.events) {
-      const bool receives = opTraits(m_trace.events[event].op).receives;
-      lane.receivesBefore.push_back(lane.receivesBefore.back() + (receives ? 1 : 0));
-    }
-  }
+  for (Lane& lane : m_lanes)
+    sortLane(lane);
   std::sort(m_starts.begin(), m_starts.end());
   std::sort(m_ends.begin(), m_ends.end());
-  m_eventKeys.resize(m_trace.events.size());
-  for (std::size_t i = 0; i < m_eventKeys.size(); ++i)
-    m_eventKeys[i] = i;
-  std::sort(m_eventKeys.begin(), m_eventKeys.end(), [this](std::size_t x, std::size_t y) {
-    const TraceEvent& a = m_trace.events[x];
-    const TraceEvent& b = m_trace.events[y];
-    return std::tie(a.rank, a.tb, a.step, a.slice) < std::tie(b.rank, b.tb, b.step, b.slice);
+}
+
+void ReplayIndex::sortLane(Lane& lane) const
+{
+  // Sorted on keys copied out of the events: a comparison never reaches into the trace.
+  struct Key {
+    double start;
+    int slice;
+    int step;
+    Index event;
+  };
+  std::vector<Key> keys;
+  keys.reserve(lane.events.size());
+  for (const Index i : lane.events) {
+    const TraceEvent& e = m_trace.events[i];
+    keys.push_back({e.start, e.slice, e.step, i});
+  }
+  std::sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {
+    return std::tie(a.start, a.slice, a.step) < std::tie(b.start, b.slice, b.step);
   });
+  lane.receivesBefore.assign(1, 0);
+  lane.receivesBefore.reserve(keys.size() + 1);
+  for (std::size_t k = 0; k < keys.size(); ++k) {
+    lane.events[k] = keys[k].event;
+    const bool receives = opTraits(m_trace.events[keys[k].event].op).receives;
+    lane.receivesBefore.push_back(lane.receivesBefore.back() + (receives ? 1 : 0));
+  }
+  std::sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {
+    return std::tie(a.step, a.slice) < std::tie(b.step, b.slice);
+  });
+  lane.byPosition.reserve(keys.size());
+  for (const Key& key : keys)
+    lane.byPosition.push_back(key.event);
+}
+
+std::optional<std::size_t> ReplayIndex::laneOf(int rank, int tb) const
+{
+  if (rank < 0 || tb < 0 || static_cast<std::size_t>(rank) >= m_laneOf.size())
+    return std::nullopt;
+  const std::vector<Index>& tbs = m_laneOf[static_cast<std::size_t>(rank)];
+  if (static_cast<std::size_t>(tb) >= tbs.size() ||
+      tbs[static_cast<std::size_t>(tb)] == std::numeric_limits<Index>::max())
+    return std::nullopt;
+  return tbs[static_cast<std::size_t>(tb)];
 }
 
 bool ReplayIndex::matchMessages(const Topology* topology, Diagnostics& out)
 {
-  std::map<ConnectionKey, std::vector<std::size_t>> sends;
-  std::map<ConnectionKey, std::vector<std::size_t>> receives;
-  for (std::size_t i = 0; i < m_trace.events.size(); ++i) {
-    const TraceEvent& event = m_trace.events[i];
-    const ThreadBlock& tb = *m_program.threadblock(event.rank, event.tb);
-    const OpTraits traits = opTraits(event.op);
-    if (traits.sends && tb.send >= 0)
-      sends[{event.rank, tb.send, tb.chan}].push_back(i);
-    if (traits.receives && tb.recv >= 0)
-      receives[{tb.recv, event.rank, tb.chan}].push_back(i);
+  std::map<ConnectionKey, std::pair<std::vector<ConnectionEnd>, std::vector<ConnectionEnd>>> ends;
+  for (const Lane& lane : m_lanes) {
+    const ThreadBlock& tb = *m_program.threadblock(lane.rank, lane.tb);
+    auto* sends = tb.send >= 0 ? &ends[{lane.rank, tb.send, tb.chan}].first : nullptr;
+    auto* receives = tb.recv >= 0 ? &ends[{tb.recv, lane.rank, tb.chan}].second : nullptr;
+    for (const Index i : lane.events) {
+      const TraceEvent& event = m_trace.events[i];
+      const OpTraits traits = opTraits(event.op);
+      if (traits.sends && sends)
+        sends->push_back({event.slice, event.step, event.tb, i});
+      if (traits.receives && receives)
+        receives->push_back({event.slice, event.step, event.tb, i});
+    }
   }
   std::optional<RouteTable> routes;
   if (topology)
     routes.emplace(*topology);
-  m_messageOfReceive.assign(m_trace.events.size(), std::nullopt);
-  for (auto& [key, sent] : sends) {
-    std::vector<std::size_t>& received = receives[key];
-    std::sort(sent.begin(), sent.end(),
-              [this](std::size_t x, std::size_t y) { return programOrder(m_trace, x, y); });
-    std::sort(received.begin(), received.end(),
-              [this](std::size_t x, std::size_t y) { return programOrder(m_trace, x, y); });
+  std::vector<HopRange> hopRanges;
+  for (auto& [key, connectionEnds] : ends) {
+    auto& [sent, received] = connectionEnds;
+    if (sent.empty())
+      continue;
+    std::sort(sent.begin(), sent.end());
+    std::sort(received.begin(), received.end());
     m_connectionOf[key] = m_connections.size();
-    std::vector<std::size_t>& connection = m_connections.emplace_back();
+    std::vector<Index>& connection = m_connections.emplace_back();
+    connection.reserve(sent.size());
     for (std::size_t k = 0; k < sent.size(); ++k) {
-      const TraceEvent& send = m_trace.events[sent[k]];
+      const TraceEvent& send = m_trace.events[sent[k].event];
       Message message;
-      message.send = sent[k];
+      message.send = sent[k].event;
       std::tie(message.from, message.to, message.channel) = key;
       message.bytes = send.bytes;
       message.start = send.start;
       message.end = send.end;
       if (k < received.size()) {
-        message.receive = received[k];
-        message.end = std::max(message.end, m_trace.events[received[k]].end);
-        m_messageOfReceive[received[k]] = m_messages.size();
+        message.receive = received[k].event;
+        message.end = std::max(message.end, m_trace.events[received[k].event].end);
       }
-      if (!routeMessage(message, send, topology, routes ? &*routes : nullptr, out))
+      const std::optional<HopRange> hops =
+          routeMessage(message, topology, routes ? &*routes : nullptr, out);
+      if (!hops)
         return false;
-      connection.push_back(m_messages.size());
-      m_messages.push_back(std::move(message));
+      hopRanges.push_back(*hops);
+      connection.push_back(static_cast<Index>(m_messages.size()));
+      m_messages.push_back(message);
     }
   }
+  // The pool is complete: the routes can point into it now.
+  for (std::size_t m = 0; m < m_messages.size(); ++m)
+    m_messages[m].route =
+        std::span<const Hop>(m_hops).subspan(hopRanges[m].first, hopRanges[m].count);
+  for (TraceEvent& event : m_trace.events)
+    std::vector<int>().swap(event.linkPath); // now in m_hops
   return true;
 }
 
-bool ReplayIndex::routeMessage(Message& message, const TraceEvent& send, const Topology* topology,
-                               const RouteTable* routes, Diagnostics& out)
+std::optional<ReplayIndex::HopRange> ReplayIndex::routeMessage(const Message& message,
+                                                               const Topology* topology,
+                                                               const RouteTable* routes,
+                                                               Diagnostics& out)
 {
-  if (!send.linkPath.empty()) {
-    if (topology) {
-      if (std::optional<std::vector<Hop>> hops =
-              orientPath(send.linkPath, *topology, message.from)) {
-        message.route = std::move(*hops);
-        return true;
-      }
-    } else {
-      for (const int link : send.linkPath)
-        message.route.push_back({link, true});
-      return true;
+  const std::vector<int>& path = m_trace.events[message.send].linkPath;
+  const auto first = static_cast<std::uint32_t>(m_hops.size());
+  if (!path.empty()) {
+    if (!topology) {
+      for (const int link : path)
+        m_hops.push_back({link, true});
+      return HopRange{first, static_cast<std::uint32_t>(path.size())};
     }
+    if (appendOrientedPath(path, *topology, message.from, m_hops))
+      return HopRange{first, static_cast<std::uint32_t>(m_hops.size()) - first};
   }
   if (!routes)
-    return true; // no links to show
+    return HopRange{}; // no links to show
+  const auto known = m_inferredRoutes.find({message.from, message.to});
+  if (known != m_inferredRoutes.end()) {
+    m_linksInferred = true;
+    return known->second;
+  }
   const Route* route = routes->route(message.from, message.to);
   if (!route) {
     out.error("replay.no-route", "the trace has a message from rank " +
                                      std::to_string(message.from) + " to rank " +
                                      std::to_string(message.to) + " but topology \"" +
                                      topology->name + "\" has no route between their GPUs");
-    return false;
+    return std::nullopt;
   }
-  message.route = route->hops;
+  m_hops.insert(m_hops.end(), route->hops.begin(), route->hops.end());
   m_linksInferred = true;
-  return true;
+  const HopRange range{first, static_cast<std::uint32_t>(route->hops.size())};
+  m_inferredRoutes.emplace(std::pair(message.from, message.to), range);
+  return range;
 }
 
 void ReplayIndex::buildLinkProfiles(const Topology* topology)
@@ -245,16 +331,20 @@ void ReplayIndex::buildLinkProfiles(const Topology* topology)
 
 std::optional<std::size_t> ReplayIndex::eventAt(int rank, int tb, int step, int slice) const
 {
-  const auto key = std::tie(rank, tb, step, slice);
-  const auto at = std::lower_bound(m_eventKeys.begin(), m_eventKeys.end(), key,
-                                   [this](std::size_t i, const auto& wanted) {
+  const std::optional<std::size_t> lane = laneOf(rank, tb);
+  if (!lane)
+    return std::nullopt;
+  const std::vector<Index>& byPosition = m_lanes[*lane].byPosition;
+  const auto wanted = std::tie(step, slice);
+  const auto at = std::lower_bound(byPosition.begin(), byPosition.end(), wanted,
+                                   [this](Index i, const auto& key) {
                                      const TraceEvent& e = m_trace.events[i];
-                                     return std::tie(e.rank, e.tb, e.step, e.slice) < wanted;
+                                     return std::tie(e.step, e.slice) < key;
                                    });
-  if (at == m_eventKeys.end())
+  if (at == byPosition.end())
     return std::nullopt;
   const TraceEvent& e = m_trace.events[*at];
-  if (std::tie(e.rank, e.tb, e.step, e.slice) != key)
+  if (std::tie(e.step, e.slice) != wanted)
     return std::nullopt;
   return *at;
 }

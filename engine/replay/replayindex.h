@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <span>
 #include <tuple>
 #include <vector>
 
@@ -30,15 +31,17 @@ namespace cs::replay {
 
 /// One message between two ranks, matched from the trace's sends and receives.
 struct Message {
-  std::size_t send = 0;               ///< index into Trace::events
-  std::optional<std::size_t> receive; ///< the receive that took it, when the trace has it
-  int from = 0;                       ///< sending rank
-  int to = 0;                         ///< receiving rank
+  std::uint32_t send = 0;               ///< index into Trace::events
+  std::optional<std::uint32_t> receive; ///< the receive that took it, when the trace has it
+  int from = 0;                         ///< sending rank
+  int to = 0;                           ///< receiving rank
   int channel = 0;
   std::int64_t bytes = 0;
   double start = 0; ///< µs: the send's start
   double end = 0;   ///< µs: the receive's end, else the send's end
-  std::vector<Hop> route;
+  /// The links it crosses, in the index's hop pool (valid as long as the index; shared by the
+  /// messages of one connection where routes come from the topology).
+  std::span<const Hop> route;
 };
 
 struct EventCounts {
@@ -103,7 +106,14 @@ public:
   /// Indexes `trace`, a run of `program`, keeping a copy of the program and the trace (moved in:
   /// a trace of millions of events is not copied). `topology` (may be null) gives routes to
   /// messages without a link path and bandwidths for utilisation.
+  /// The events' link paths become the messages' routes: in trace() they are empty.
   static ReplayBuild build(const Program& program, Trace trace, const Topology* topology);
+
+  // Messages point into the index's own hop pool: it moves, but is never copied.
+  ReplayIndex(ReplayIndex&&) = default;
+  ReplayIndex& operator=(ReplayIndex&&) = default;
+  ReplayIndex(const ReplayIndex&) = delete;
+  ReplayIndex& operator=(const ReplayIndex&) = delete;
 
   ReplayState at(double timeUs) const;
   EventCounts counts(double timeUs) const;
@@ -123,11 +133,20 @@ public:
   std::vector<std::pair<double, double>> stepSpans() const;
 
 private:
+  // Event and message indices are 32-bit (a trace holds far fewer than 2^32 events): at ten
+  // million events every byte per event is 10 MB.
+  using Index = std::uint32_t;
   struct Lane {
     int rank = 0;
     int tb = 0;
-    std::vector<std::size_t> events; ///< by start
+    std::vector<Index> events;       ///< by start
+    std::vector<Index> byPosition;   ///< by (step, slice), for finding one event
     std::vector<int> receivesBefore; ///< receives among events[0, i), one more entry than events
+  };
+  /// Where a message's hops lie in m_hops while the pool still grows.
+  struct HopRange {
+    std::uint32_t first = 0;
+    std::uint32_t count = 0;
   };
   /// What a threadblock runs after its events up to `done` (a count of lane.events).
   struct NextStep {
@@ -153,9 +172,11 @@ private:
 
   ReplayIndex(const Program& program, Trace trace);
   bool matchMessages(const Topology* topology, Diagnostics& out);
-  bool routeMessage(Message& message, const TraceEvent& send, const Topology* topology,
-                    const RouteTable* routes, Diagnostics& out);
+  std::optional<HopRange> routeMessage(const Message& message, const Topology* topology,
+                                       const RouteTable* routes, Diagnostics& out);
   void indexLanes();
+  void sortLane(Lane& lane) const;
+  std::optional<std::size_t> laneOf(int rank, int tb) const;
   void buildLinkProfiles(const Topology* topology);
   std::optional<Waiting> waitingOf(const Lane& lane, double timeUs) const;
   std::optional<NextStep> nextStepOf(const Lane& lane, std::size_t done) const;
@@ -165,14 +186,15 @@ private:
   Program m_program;
   Trace m_trace;
   std::vector<Message> m_messages;
-  std::vector<std::vector<std::size_t>> m_connections; ///< message indices per connection, FIFO
+  std::vector<Hop> m_hops;                                  ///< every message's route, back to back
+  std::map<std::pair<int, int>, HopRange> m_inferredRoutes; ///< (from, to) → its topology route
+  std::vector<std::vector<Index>> m_connections; ///< message indices per connection, FIFO
   std::map<std::tuple<int, int, int>, std::size_t> m_connectionOf; ///< (from, to, channel)
-  std::vector<std::optional<std::size_t>> m_messageOfReceive;      ///< per event
   std::vector<Lane> m_lanes;
-  std::vector<double> m_starts; ///< every event's start, sorted
-  std::vector<double> m_ends;   ///< every event's end, sorted
+  std::vector<std::vector<Index>> m_laneOf; ///< [rank][tb] → index into m_lanes
+  std::vector<double> m_starts;             ///< every event's start, sorted
+  std::vector<double> m_ends;               ///< every event's end, sorted
   std::vector<LinkProfile> m_linkProfiles;
-  std::vector<std::size_t> m_eventKeys; ///< events sorted by (rank, tb, step, slice)
   int m_slices = 0; ///< slices of the run: one more than the largest in the trace
   bool m_linksInferred = false;
   double m_endUs = 0;

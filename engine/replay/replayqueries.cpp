@@ -61,7 +61,7 @@ std::vector<std::size_t> ReplayIndex::runningEvents(double timeUs) const
 std::vector<Token> ReplayIndex::tokens(double timeUs) const
 {
   std::vector<Token> tokens;
-  for (const std::vector<std::size_t>& connection : m_connections) {
+  for (const std::vector<Index>& connection : m_connections) {
     // A connection's messages start and end in order: those in flight are a contiguous run.
     const auto first = std::partition_point(
         connection.begin(), connection.end(),
@@ -150,7 +150,7 @@ bool ReplayIndex::messageArrived(const ThreadBlock& tb, int rank, int receivesBe
   const auto connection = m_connectionOf.find({tb.recv, rank, tb.chan});
   if (connection == m_connectionOf.end())
     return false;
-  const std::vector<std::size_t>& messages = m_connections[connection->second];
+  const std::vector<Index>& messages = m_connections[connection->second];
   if (static_cast<std::size_t>(receivesBefore) >= messages.size())
     return false;
   return m_trace.events[m_messages[messages[static_cast<std::size_t>(receivesBefore)]].send].end <=

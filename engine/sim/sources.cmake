@@ -9,6 +9,9 @@ list(APPEND cs_engine_area_sources
   io/dotwriter.h io/dotwriter.cpp
   io/chrometrace.h io/chrometrace.cpp
   io/chrometracereader.h io/chrometracereader.cpp
+  io/tracecollector_p.h io/tracecollector.cpp
+  io/traceevent_p.h io/traceevent.cpp
+  io/tracetokenizers_p.h io/nlohmanntokenizer.cpp
   io/chrometraceverification_p.h io/chrometraceverification.cpp
   sim/protocolmodel.h sim/protocolmodel.cpp
   sim/fairshare_p.h sim/fairshare.cpp

@@ -2,10 +2,12 @@
 // reader, and whatever it accepts is indexed for replay against the catalogue's ring of the
 // trace's rank count (with and without a topology for routes) and queried at its start, middle
 // and end, as opening a trace in the visualizer does. A trace that does not fit the ring must be
-// refused with a diagnostic, never half-indexed.
+// refused with a diagnostic, never half-indexed. Where the build has more than one JSON tokenizer
+// (RapidJSON's and nlohmann's), a trace both accept must read identically through each.
 
 #include "catalogue/ringallreduce.h"
 #include "io/chrometracereader.h"
+#include "io/tracetokenizers_p.h"
 #include "model/topologypresets.h"
 #include "replay/replayindex.h"
 
@@ -19,6 +21,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   const cs::TraceReadResult read = cs::readChromeTrace(text);
+  for (const cs::tracejson::Tokenizer tokenizer : cs::tracejson::availableTokenizers()) {
+    const cs::TraceReadResult other = cs::tracejson::readChromeTraceWith(tokenizer, text, "trace");
+    if (read.trace && other.trace && !(*read.trace == *other.trace)) {
+      std::fprintf(stderr, "the tokenizers read the same trace differently\n");
+      std::abort();
+    }
+    if (!other.trace && other.diagnostics.empty()) {
+      std::fprintf(stderr, "a tokenizer refused a trace without saying why\n");
+      std::abort();
+    }
+  }
   if (!read.trace)
     return 0;
   const int ranks = read.trace->ranks;

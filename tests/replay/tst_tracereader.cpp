@@ -1,11 +1,14 @@
 // Reading Chrome traces back: what writeChromeTrace writes reads back equal (events, run facts,
 // link byte counters and utilisation samples), and a file that is not a trace of ours (not JSON,
 // truncated, negative or NaN times, unknown instructions, absurd ranks) is refused with a message
-// that names the event, never half-loaded.
+// that names the event, never half-loaded. Every input goes through each tokenizer this build
+// has (RapidJSON's and nlohmann's, tracetokenizers_p.h): they must give the same trace and the
+// same message.
 
 #include "catalogue/ringallreduce.h"
 #include "io/chrometrace.h"
 #include "io/chrometracereader.h"
+#include "io/tracetokenizers_p.h"
 #include "model/topologypresets.h"
 #include "sim/simulator.h"
 
@@ -16,6 +19,7 @@
 #include <cmath>
 
 using namespace cs;
+using tracejson::Tokenizer;
 
 namespace {
 
@@ -33,6 +37,11 @@ bool sameEvent(const TraceEvent& a, const TraceEvent& b)
   TraceEvent withEnd = b;
   withEnd.end = a.end;
   return a == withEnd && std::abs(a.end - b.end) <= 1e-9 * std::max(1.0, std::abs(a.end));
+}
+
+QString tokenizerName(Tokenizer tokenizer)
+{
+  return tokenizer == Tokenizer::RapidJson ? "RapidJSON" : "nlohmann";
 }
 
 QString messageOf(const TraceReadResult& result)
@@ -169,6 +178,38 @@ private slots:
                      "args": {"step": 0, "links": 3}}]})"
         << "trace.invalid"
         << "\"links\"";
+    QTest::newRow("link path too long")
+        << head + R"({"ph": "X", "name": "s", "pid": 0, "tid": 0, "ts": 1, "dur": 1,
+                     "args": {"step": 0, "links": [)" +
+               QByteArray("0,").repeated(64) + R"(0]}}]})"
+        << "trace.invalid"
+        << "at most 64 link ids";
+    QTest::newRow("link id not an integer")
+        << head + R"({"ph": "X", "name": "s", "pid": 0, "tid": 0, "ts": 1, "dur": 1,
+                     "args": {"step": 0, "links": [1, "GPU0"]}}]})"
+        << "trace.invalid"
+        << "\"links\" holds \"GPU0\"";
+    QTest::newRow("fractional rank")
+        << head + R"({"ph": "X", "name": "s", "pid": 1.5, "tid": 0, "ts": 1, "dur": 1,
+                     "args": {"step": 0}}]})"
+        << "trace.invalid"
+        << "\"pid\" is 1.5";
+    QTest::newRow("a rank past 64 bits")
+        << head + R"({"ph": "X", "name": "s", "pid": 18446744073709551615, "tid": 0, "ts": 1,
+                     "dur": 1, "args": {"step": 0}}]})"
+        << "trace.invalid"
+        << "\"pid\" is 1.8446744073709552e+19";
+    QTest::newRow("nested without end")
+        << QByteArray(R"({"traceEvents": )") + QByteArray("[").repeated(100000) << "trace.malformed"
+        << "nested more than 64 deep";
+    QTest::newRow("text after the trace")
+        << head + R"({"ph": "X", "name": "s", "pid": 0, "tid": 0, "ts": 1, "dur": 1,
+                     "args": {"step": 0}}]} {})"
+        << "trace.malformed"
+        << "not JSON at byte";
+    QTest::newRow("not UTF-8") << head + "{\"ph\": \"X\", \"name\": \"\xff\xfe\"}]}"
+                               << "trace.malformed"
+                               << "not JSON at byte";
   }
 
   void badInputIsRefusedWithWhereAndWhat()
@@ -176,13 +217,41 @@ private slots:
     QFETCH(QByteArray, json);
     QFETCH(QString, code);
     QFETCH(QString, expected);
-    const TraceReadResult read =
-        readChromeTrace(std::string_view(json.constData(), json.size()), "t.json");
-    QVERIFY(!read.trace);
-    QCOMPARE(read.diagnostics.size(), std::size_t(1));
-    QCOMPARE(QString::fromStdString(read.diagnostics.front().code), code);
-    QVERIFY2(messageOf(read).startsWith("t.json: "), qPrintable(messageOf(read)));
-    QVERIFY2(messageOf(read).contains(expected), qPrintable(messageOf(read)));
+    for (const Tokenizer tokenizer : tracejson::availableTokenizers()) {
+      const TraceReadResult read = tracejson::readChromeTraceWith(
+          tokenizer, std::string_view(json.constData(), json.size()), "t.json");
+      const QString where = tokenizerName(tokenizer) + ": " + messageOf(read);
+      QVERIFY2(!read.trace, qPrintable(where));
+      QCOMPARE(read.diagnostics.size(), std::size_t(1));
+      QCOMPARE(QString::fromStdString(read.diagnostics.front().code), code);
+      QVERIFY2(messageOf(read).startsWith("t.json: "), qPrintable(where));
+      QVERIFY2(messageOf(read).contains(expected), qPrintable(where));
+    }
+  }
+
+  void everyTokenizerReadsTheSameTrace()
+  {
+    // Simulated (link paths, utilisation samples) and stopped (blocked positions) runs, and the
+    // older bare list: each tokenizer must give exactly the trace the first one gives.
+    Trace stopped = simulatedRing(4, "ring-4");
+    stopped.stoppedUs = 3.5;
+    stopped.connectionSlots = 1;
+    stopped.blocked.push_back({2, 0, 1, 0, BlockedOn::Room, 3, 0, -1, -1});
+    const std::vector<std::string> texts = {
+        writeChromeTrace(simulatedRing(8, "dgx-h100")), writeChromeTrace(stopped),
+        R"([{"ph": "X", "name": "s", "pid": 0, "tid": 0, "ts": 0.1, "dur": 4e-3,
+            "args": {"step": 0, "peer": 1, "bytes": 1e3, "extra": {"a": [1, {"b": null}]}}},
+           {"ph": "C", "name": "link 2 x", "ts": 7, "args": {"utilisation": 0.25}}])"};
+    for (const std::string& text : texts) {
+      const TraceReadResult first =
+          tracejson::readChromeTraceWith(tracejson::availableTokenizers().front(), text, "t");
+      QVERIFY2(first.trace, qPrintable(messageOf(first)));
+      for (const Tokenizer tokenizer : tracejson::availableTokenizers()) {
+        const TraceReadResult read = tracejson::readChromeTraceWith(tokenizer, text, "t");
+        QVERIFY2(read.trace, qPrintable(tokenizerName(tokenizer) + ": " + messageOf(read)));
+        QVERIFY2(*read.trace == *first.trace, qPrintable(tokenizerName(tokenizer)));
+      }
+    }
   }
 
   void eventsInAnyOrderAndForeignMetadataAreAccepted()

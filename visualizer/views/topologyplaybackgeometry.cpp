@@ -171,8 +171,7 @@ QLineF TopologyPlaybackGeometry::lane(int link, bool aToB) const
   return aToB ? it->second.aToB : it->second.bToA;
 }
 
-RoutePoint TopologyPlaybackGeometry::pointAlong(const std::vector<Hop>& route,
-                                                double progress) const
+RoutePoint TopologyPlaybackGeometry::pointAlong(std::span<const Hop> route, double progress) const
 {
   std::vector<QPointF> points;
   for (const Hop& hop : route) {

@@ -15,6 +15,7 @@
 #include <QString>
 
 #include <map>
+#include <span>
 #include <vector>
 
 namespace cs::visualizer {
@@ -55,7 +56,7 @@ public:
   /// The lane of one direction of a link, from the sending node's edge to the receiving one's.
   QLineF lane(int link, bool aToB) const;
   /// The point `progress` (0..1) of the way along `route`, through the switches on it.
-  RoutePoint pointAlong(const std::vector<Hop>& route, double progress) const;
+  RoutePoint pointAlong(std::span<const Hop> route, double progress) const;
   /// The link whose lane passes within `tolerance` pixels of `point`, or -1.
   int linkAt(const QPointF& point, double tolerance = 6) const;
   /// The node whose box holds `point`, or -1.
