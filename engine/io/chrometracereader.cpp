@@ -2,6 +2,7 @@
 
 #include "chrometrace.h"
 #include "chrometraceverification_p.h"
+#include "jsontext_p.h"
 
 #include <nlohmann/json.hpp>
 
@@ -89,7 +90,7 @@ private:
     const Json& field = object[key];
     if (!field.is_number_integer() || field.get<std::int64_t>() < low ||
         field.get<std::int64_t>() > high) {
-      fail(std::string("\"") + key + "\" is " + field.dump() + ", not an integer from " +
+      fail(std::string("\"") + key + "\" is " + jsonText(field) + ", not an integer from " +
            std::to_string(low) + " to " + std::to_string(high));
       return false;
     }
@@ -111,7 +112,7 @@ private:
     }
     const Json& field = object[key];
     if (!field.is_number() || !std::isfinite(field.get<double>()) || field.get<double>() < 0) {
-      fail(std::string("\"") + key + "\" is " + field.dump() +
+      fail(std::string("\"") + key + "\" is " + jsonText(field) +
            ", not a finite number of at least 0");
       return false;
     }
@@ -128,7 +129,7 @@ private:
     for (const Json& link : links) {
       if (!link.is_number_integer() || link.get<std::int64_t>() < 0 ||
           link.get<std::int64_t>() >= kMaxLinks) {
-        fail("\"links\" holds " + link.dump() + ", not a link id");
+        fail("\"links\" holds " + jsonText(link) + ", not a link id");
         return false;
       }
       path.push_back(link.get<int>());
