@@ -1,8 +1,9 @@
 // Any byte, any output (issue 16, item 7): a file may hold bytes that are not UTF-8 in an
-// attribute value, a tag name or a comment. Diagnostics and summaries quote them, and no command
-// may crash on them (nlohmann::json used to throw type_error 316 and abort `validate --json`):
-// every command exits as it would for any other such file, prints well-formed UTF-8 (U+FFFD where
-// the file had bytes that are not UTF-8), prints JSON that parses, and names the place.
+// attribute value, a tag name or a comment (or, in a design document, in a JSON string).
+// Diagnostics and summaries quote them, and no command may crash on them (nlohmann::json used to
+// throw type_error 316 and abort `validate --json`): every command exits as it would for any other
+// such file, prints well-formed UTF-8 (U+FFFD where the file had bytes that are not UTF-8), prints
+// JSON that parses, and names the place.
 
 #include "support/cli.h"
 
@@ -61,7 +62,10 @@ private slots:
   void liftedDesignIsUtf8();
 
 private:
-  QString fixture(const QString& name) const { return m_dir.filePath(name + ".xml"); }
+  QString fixture(const QString& name) const
+  {
+    return m_dir.filePath(name + (name == "design" ? ".json" : ".xml"));
+  }
 
   QTemporaryDir m_dir;
 };
@@ -94,6 +98,15 @@ void Test_untrustedbytes::initTestCase()
   QVERIFY(cs::test::writeFile(fixture("name"), name));
   QVERIFY(cs::test::writeFile(fixture("tag"), tag));
   QVERIFY(cs::test::writeFile(fixture("comment"), comment));
+
+  // In a design document (JSON, line 3: the notes): the JSON parser's own message quotes them.
+  const QString lifted = m_dir.filePath("lifted.json");
+  QCOMPARE(cs::test::cstudio({"export", ring, "-o", lifted}).exitCode, 0);
+  QByteArray design = readFile(lifted);
+  QVERIFY(design.contains("\"notes\": \"lifted from"));
+  QCOMPARE(design.left(design.indexOf("\"notes\"")).count('\n'), 2);
+  design.replace("\"notes\": \"", "\"notes\": \"" + kBadBytes);
+  QVERIFY(cs::test::writeFile(fixture("design"), design));
 }
 
 void Test_untrustedbytes::everyCommand_data()
@@ -106,12 +119,18 @@ void Test_untrustedbytes::everyCommand_data()
 
   const QStringList simulate{"--topology", "ring-4", "--bytes", "4096"};
   const QStringList run{"--backend", "cpu", "--bytes", "4096"};
-  // A file with a format error: validate says 1, the commands that need a Program refuse (2).
+  // A file with a format error: validate says 1, info still summarises it, the commands that need
+  // a Program refuse (2). An unreadable design document is 2 everywhere.
   const struct {
     const char* file;
     int validate;
+    int info;
     int refuse;
-  } files[] = {{"value", 1, 2}, {"name", 0, 0}, {"tag", 0, 0}, {"comment", 0, 0}};
+  } files[] = {{"value", 1, 0, 2},
+               {"name", 0, 0, 0},
+               {"tag", 0, 0, 0},
+               {"comment", 0, 0, 0},
+               {"design", 2, 2, 2}};
   for (const auto& f : files) {
     const QString file = f.file;
     for (const bool json : {false, true}) {
@@ -119,7 +138,7 @@ void Test_untrustedbytes::everyCommand_data()
       const char* mode = json ? " --json" : "";
       QTest::addRow("%s: validate%s", f.file, mode)
           << file << flag << "validate" << f.validate << json;
-      QTest::addRow("%s: info%s", f.file, mode) << file << flag << "info" << 0 << json;
+      QTest::addRow("%s: info%s", f.file, mode) << file << flag << "info" << f.info << json;
       QTest::addRow("%s: simulate%s", f.file, mode)
           << file << simulate + flag << "simulate" << f.refuse << json;
       QTest::addRow("%s: run%s", f.file, mode) << file << run + flag << "run" << f.refuse << json;
@@ -156,6 +175,11 @@ void Test_untrustedbytes::everyCommand()
   // (info's text lists no diagnostics; infoQuotesTheFileSafely checks what it quotes).
   if (file == "value" && !json && command != "info")
     QVERIFY2((run.out + run.err).contains("value.xml:1:2: error: <algo> attribute coll=\"all"),
+             (run.out + run.err).constData());
+  // An unreadable design document: the parser's message, with its line, and the code.
+  if (file == "design" && !json)
+    QVERIFY2((run.out + run.err).contains("parse error at line 3") &&
+                 (run.out + run.err).contains("[design.malformed]"),
              (run.out + run.err).constData());
 }
 
