@@ -103,6 +103,11 @@ if [ "${CSTUDIO_SKIP_FUZZ:-0}" != 1 ]; then
       --trace "$traces/wrong$n.json" >/dev/null || true
     rm "$traces/ring$n.xml"
   done
+  # Bytes that are not UTF-8 in a comment, an attribute value and a tag name (issue 16): they end
+  # up in diagnostics and in info's fields, which every output must quote safely.
+  printf '<!-- \377\376 -->\n' | cat - "$seeds/ring2.xml" >"$seeds/ring2-comment.xml"
+  sed 's/coll="allreduce"/coll="all\xff\xfereduce"/' "$seeds/ring3.xml" >"$seeds/ring3-value.xml"
+  sed '0,/<step /s//<st\xff\xfeep\/><step /' "$seeds/ring5.xml" >"$seeds/ring5-tag.xml"
   if [ -n "${CSTUDIO_CORPUS_DIR:-}" ] && [ -d "$CSTUDIO_CORPUS_DIR" ]; then
     # Small corpus files make good seeds; copies stay in a temporary folder.
     find "$CSTUDIO_CORPUS_DIR" -name '*.xml' -size -20k -exec cp {} "$seeds" \;

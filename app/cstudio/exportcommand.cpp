@@ -51,25 +51,11 @@ int runLift(const ExportOptions& options)
   return Ok;
 }
 
-int runExport(const ExportOptions& options)
+// The errors the target runtime would report on `text`: judge the text as written, not the
+// program it came from.
+std::vector<Diagnostic> targetErrors(const std::string& text, DialectId target)
 {
-  if (isDesignPath(options.output) && !isDesignPath(options.input))
-    return runLift(options);
-  const DialectId target = *parseDialect(options.dialect);
-  const ProgramInput input = readProgramInput(options.input, target, options.lowering, "exporting");
-  if (!input.program)
-    return UsageError;
-  const WriteResult written = writeMscclXml(*input.program, {target});
-  if (const std::string failure = writeTextFileAtomically(options.output, written.text);
-      !failure.empty()) {
-    std::cerr << "cstudio export: " << failure << '\n';
-    return UsageError;
-  }
-  printDiagnostics(std::cerr, options.output, written.notes);
-
-  // Tell the user at once whether the runtime will take what was written: judge the text as
-  // written, not the program it came from.
-  const ReadResult exported = readMscclXml(written.text);
+  const ReadResult exported = readMscclXml(text);
   CheckOptions check;
   check.dialect = target;
   check.semantic = false;
@@ -83,14 +69,36 @@ int runExport(const ExportOptions& options)
     if (d.severity == Severity::Error)
       errors.push_back(d);
   }
-  printDiagnostics(std::cerr, options.output, errors);
-  std::cout << "wrote " << options.output << " for " << dialect(target).title;
-  if (errors.empty()) {
-    std::cout << '\n';
-    return Ok;
+  return errors;
+}
+
+int runExport(const ExportOptions& options)
+{
+  if (isDesignPath(options.output) && !isDesignPath(options.input))
+    return runLift(options);
+  const DialectId target = *parseDialect(options.dialect);
+  const ProgramInput input = readProgramInput(options.input, target, options.lowering, "exporting");
+  if (!input.program)
+    return UsageError;
+  const WriteResult written = writeMscclXml(*input.program, {target});
+  printDiagnostics(std::cerr, options.output, written.notes);
+
+  // A file the runtime refuses is worse than none: MSCCL skips it silently or fails to start
+  // (msccl-format pitfall P1). Say why and write nothing.
+  const std::vector<Diagnostic> errors = targetErrors(written.text, target);
+  if (!errors.empty()) {
+    printDiagnostics(std::cerr, options.output, errors);
+    std::cout << "not written: " << dialect(target).title << " would reject " << options.output
+              << ": " << countSummary(errors) << '\n';
+    return Problems;
   }
-  std::cout << ", which will reject it: " << countSummary(errors) << '\n';
-  return Problems;
+  if (const std::string failure = writeTextFileAtomically(options.output, written.text);
+      !failure.empty()) {
+    std::cerr << "cstudio export: " << failure << '\n';
+    return UsageError;
+  }
+  std::cout << "wrote " << options.output << " for " << dialect(target).title << '\n';
+  return Ok;
 }
 
 } // namespace
@@ -113,8 +121,8 @@ Runner addExportCommand(CLI::App& app)
       ->check(CLI::IsMember({"classic", "executor", "rccl"}))
       ->capture_default_str();
   addLoweringOptions(command, options->lowering);
-  command->footer("Exit status: 0 written and accepted by the target runtime, 1 written but the "
-                  "runtime would reject it, 2 usage error or unreadable input.");
+  command->footer("Exit status: 0 written and accepted by the target runtime, 1 not written "
+                  "because the runtime would reject it, 2 usage error or unreadable input.");
   return [options] { return runExport(*options); };
 }
 

@@ -1,16 +1,12 @@
 #include "commands.h"
+#include "infosummary.h"
 #include "output.h"
 #include "programinput.h"
 
-#include "check/checker.h"
 #include "io/mscclxmlreader.h"
-#include "model/buffergeometry.h"
 
-#include <algorithm>
-#include <cstdio>
 #include <iostream>
 #include <memory>
-#include <set>
 
 namespace cs::cli {
 
@@ -21,134 +17,6 @@ struct InfoOptions {
   bool json = false;
   LoweringChoice lowering;
 };
-
-struct RankSummary {
-  int rank = 0;
-  int inputChunks = 0, outputChunks = 0, scratchChunks = 0;
-  int threadblocks = 0;
-  int steps = 0;
-  int maxStepsPerThreadblock = 0;
-};
-
-std::vector<RankSummary> summariseRanks(const Program& program)
-{
-  std::vector<RankSummary> ranks;
-  for (const Gpu& gpu : program.gpus) {
-    RankSummary summary{gpu.id,
-                        gpu.inputChunks,
-                        gpu.outputChunks,
-                        gpu.scratchChunks,
-                        static_cast<int>(gpu.threadblocks.size()),
-                        0,
-                        0};
-    for (const ThreadBlock& tb : gpu.threadblocks) {
-      summary.steps += static_cast<int>(tb.steps.size());
-      summary.maxStepsPerThreadblock =
-          std::max(summary.maxStepsPerThreadblock, static_cast<int>(tb.steps.size()));
-    }
-    ranks.push_back(summary);
-  }
-  return ranks;
-}
-
-std::string sizeRange(const Program& program)
-{
-  const auto text = [](const std::optional<std::int64_t>& value) {
-    return value ? std::to_string(*value) : std::string("absent");
-  };
-  return "minBytes " + text(program.minBytes) + ", maxBytes " + text(program.maxBytes);
-}
-
-int usedChannels(const Program& program)
-{
-  std::set<int> channels;
-  for (const Gpu& gpu : program.gpus) {
-    for (const ThreadBlock& tb : gpu.threadblocks)
-      channels.insert(tb.chan);
-  }
-  return static_cast<int>(channels.size());
-}
-
-void printInfoJson(const InfoOptions& options, const Program& program,
-                   const std::vector<Diagnostic>& readDiagnostics)
-{
-  std::vector<std::string> modes;
-  for (const CallMode mode : declaredModes(program))
-    modes.emplace_back(callModeName(mode));
-  nlohmann::json accepted = nlohmann::json::object();
-  for (const DialectId id : allDialects())
-    accepted[std::string(dialect(id).key)] = acceptedBy(program, id);
-  nlohmann::json perRank = nlohmann::json::array();
-  for (const RankSummary& r : summariseRanks(program)) {
-    perRank.push_back({{"rank", r.rank},
-                       {"i_chunks", r.inputChunks},
-                       {"o_chunks", r.outputChunks},
-                       {"s_chunks", r.scratchChunks},
-                       {"threadblocks", r.threadblocks},
-                       {"steps", r.steps},
-                       {"max_steps_per_tb", r.maxStepsPerThreadblock}});
-  }
-  const nlohmann::json object = {
-      {"file", options.file},
-      {"name", program.name},
-      {"collective", program.collSpelling},
-      {"ngpus", program.ngpus},
-      {"protocol", std::string(protocolName(program.proto))},
-      {"nchunksperloop", program.nchunksperloop},
-      {"nchannels", program.nchannels},
-      {"channels_used", usedChannels(program)},
-      {"modes", modes},
-      {"minBytes", program.minBytes ? nlohmann::json(*program.minBytes) : nlohmann::json(nullptr)},
-      {"maxBytes", program.maxBytes ? nlohmann::json(*program.maxBytes) : nlohmann::json(nullptr)},
-      {"written_for", std::string(dialect(detectDialect(program)).key)},
-      {"threadblocks", program.threadblockCount()},
-      {"steps", program.stepCount()},
-      {"ranks", perRank},
-      {"accepted_by", accepted},
-      {"read_diagnostics", diagnosticsToJson(readDiagnostics)}};
-  std::cout << object.dump(2) << '\n';
-}
-
-void printInfoText(const InfoOptions& options, const Program& program)
-{
-  std::vector<std::string> modes;
-  for (const CallMode mode : declaredModes(program))
-    modes.emplace_back(callModeName(mode));
-  std::cout << options.file << '\n'
-            << "  name          " << program.name << '\n'
-            << "  collective    " << program.collSpelling << " ("
-            << collectiveTitle(program.collective) << ")\n"
-            << "  ranks         " << program.ngpus << '\n'
-            << "  protocol      " << protocolName(program.proto) << '\n'
-            << "  chunks/loop   " << program.nchunksperloop << '\n'
-            << "  channels      " << program.nchannels << " declared, " << usedChannels(program)
-            << " used\n"
-            << "  modes         ";
-  for (std::size_t i = 0; i < modes.size(); ++i)
-    std::cout << (i ? ", " : "") << modes[i];
-  std::cout << (modes.empty() ? "none\n" : "\n") << "  sizes         " << sizeRange(program) << '\n'
-            << "  written for   " << dialect(detectDialect(program)).key << '\n'
-            << "  threadblocks  " << program.threadblockCount() << " (at most "
-            << program.maxThreadblocksPerRank() << " per rank)\n"
-            << "  steps         " << program.stepCount() << " (at most "
-            << program.maxStepsPerThreadblock() << " per threadblock)\n\n"
-            << "  rank  i_chunks  o_chunks  s_chunks  tbs  steps  max steps/tb\n";
-  for (const RankSummary& r : summariseRanks(program)) {
-    char row[96];
-    std::snprintf(row, sizeof row, "  %4d  %8d  %8d  %8d  %3d  %5d  %12d\n", r.rank, r.inputChunks,
-                  r.outputChunks, r.scratchChunks, r.threadblocks, r.steps,
-                  r.maxStepsPerThreadblock);
-    std::cout << row;
-  }
-  std::cout << "\n  accepted by\n";
-  for (const DialectId id : allDialects()) {
-    const std::string key(dialect(id).key);
-    std::cout << "    " << key << ": "
-              << (acceptedBy(program, id) ? "yes"
-                                          : "no (cstudio validate --dialect " + key + " says why)")
-              << '\n';
-  }
-}
 
 int runInfo(const InfoOptions& options)
 {
@@ -171,9 +39,9 @@ int runInfo(const InfoOptions& options)
   if (!program)
     return UsageError;
   if (options.json)
-    printInfoJson(options, *program, diagnostics);
+    std::cout << jsonText(infoJson(options.file, *program, diagnostics), 2) << '\n';
   else
-    printInfoText(options, *program);
+    printInfo(std::cout, options.file, *program);
   return Ok;
 }
 

@@ -2,6 +2,7 @@
 
 #include "commands.h"
 #include "libraryoutput.h"
+#include "output.h"
 
 #include "library.h"
 #include "storagebench.h"
@@ -75,7 +76,7 @@ int emitRows(const storage::Result<std::vector<Record>>& rows, bool json,
     nlohmann::json array = nlohmann::json::array();
     for (const Record& row : *rows)
       array.push_back(toJson(row));
-    std::cout << array.dump(2) << '\n';
+    std::cout << jsonText(array, 2) << '\n';
   } else {
     print(std::cout, *rows);
   }
@@ -135,7 +136,7 @@ int runShow(storage::Library& library, const LibraryOptions& options)
   if (options.json) {
     nlohmann::json object = toJson(*algorithm);
     object["version"] = toJson(*version);
-    std::cout << object.dump(2) << '\n';
+    std::cout << jsonText(object, 2) << '\n';
   } else {
     printAlgorithm(std::cout, *algorithm, *version);
   }
@@ -167,7 +168,7 @@ int runDiff(storage::Library& library, const LibraryOptions& options)
     return UsageError;
   }
   if (options.json) {
-    std::cout << toJson(*diff).dump(2) << '\n';
+    std::cout << jsonText(toJson(*diff), 2) << '\n';
   } else {
     std::cout << options.name << ": v" << from->number << " -> v" << to->number << '\n';
     printDiff(std::cout, *diff);
@@ -187,9 +188,9 @@ int runRestore(storage::Library& library, const LibraryOptions& options)
     return UsageError;
   }
   if (options.json)
-    std::cout
-        << nlohmann::json{{"version", restored->number}, {"created", restored->created}}.dump()
-        << '\n';
+    std::cout << jsonText(
+                     nlohmann::json{{"version", restored->number}, {"created", restored->created}})
+              << '\n';
   else if (restored->created)
     std::cout << options.name << ": v" << options.version << " restored as v" << restored->number
               << '\n';
@@ -220,11 +221,11 @@ int runImport(storage::Library& library, const LibraryOptions& options)
   for (const std::string& failure : report->failures)
     fail(failure);
   if (options.json) {
-    std::cout << nlohmann::json{{"files", report->files},
-                                {"added", report->added},
-                                {"unchanged", report->unchanged},
-                                {"failures", report->failures}}
-                     .dump(2)
+    std::cout << jsonText(nlohmann::json{{"files", report->files},
+                                         {"added", report->added},
+                                         {"unchanged", report->unchanged},
+                                         {"failures", report->failures}},
+                          2)
               << '\n';
   } else {
     std::cout << "imported " << report->added << " of " << report->files << " files ("
@@ -241,7 +242,7 @@ int runExport(storage::Library& library, const LibraryOptions& options)
     return UsageError;
   }
   if (options.json)
-    std::cout << nlohmann::json{{"algorithms", *exported}, {"folder", options.folder}}.dump()
+    std::cout << jsonText(nlohmann::json{{"algorithms", *exported}, {"folder", options.folder}})
               << '\n';
   else
     std::cout << "exported " << *exported << " algorithms to " << options.folder << '\n';
@@ -266,9 +267,9 @@ int runDelete(storage::Library& library, const LibraryOptions& options)
     return UsageError;
   }
   if (options.json)
-    std::cout
-        << nlohmann::json{{"deleted", options.name}, {"versions", algorithm->headVersion}}.dump()
-        << '\n';
+    std::cout << jsonText(nlohmann::json{{"deleted", options.name},
+                                         {"versions", algorithm->headVersion}})
+              << '\n';
   else
     std::cout << "deleted " << options.name << " (" << algorithm->headVersion << " versions)\n";
   return Ok;

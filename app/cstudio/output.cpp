@@ -1,5 +1,7 @@
 #include "output.h"
 
+#include "model/untrustedtext.h"
+
 #include <algorithm>
 #include <ostream>
 
@@ -38,7 +40,10 @@ void printDiagnostics(std::ostream& out, const std::string& file,
       if (d.location.column > 0)
         out << ':' << d.location.column;
     }
-    out << ": " << severityName(d.severity) << ": " << d.message << " [" << d.code << ']';
+    // Diagnostics::add() keeps messages printable; one built another way still must not put raw
+    // bytes from a file on the user's terminal.
+    out << ": " << severityName(d.severity) << ": " << printableUtf8(d.message) << " [" << d.code
+        << ']';
     const std::string where = describe(d.location);
     if (!where.empty())
       out << " (" << where << ')';
@@ -79,6 +84,11 @@ nlohmann::json diagnosticsToJson(const std::vector<Diagnostic>& diagnostics)
   for (const Diagnostic& d : diagnostics)
     array.push_back(diagnosticToJson(d));
   return array;
+}
+
+std::string jsonText(const nlohmann::json& json, int indent)
+{
+  return json.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 std::string countSummary(const std::vector<Diagnostic>& diagnostics)

@@ -23,6 +23,11 @@ void printDiagnostics(std::ostream& out, const std::string& file,
 nlohmann::json diagnosticToJson(const Diagnostic& diagnostic);
 nlohmann::json diagnosticsToJson(const std::vector<Diagnostic>& diagnostics);
 
+/// `json` as text, `indent` spaces per level (-1: one line). Strings quoted from files (names,
+/// attribute values, file names) may hold bytes that are not UTF-8; they become U+FFFD instead of
+/// making nlohmann::json throw. Every JSON the CLI prints goes through here.
+std::string jsonText(const nlohmann::json& json, int indent = -1);
+
 /// "2 errors, 1 warning" (infos are not counted).
 std::string countSummary(const std::vector<Diagnostic>& diagnostics);
 bool hasErrors(const std::vector<Diagnostic>& diagnostics);

@@ -210,7 +210,7 @@ int printAt(ReplayOptions& options, const replay::ReplayIndex& index, const Topo
   if (trace.stoppedUs)
     out.update(stopJson(program, trace));
   out.update(verificationJson(trace));
-  std::cout << out.dump(2) << '\n';
+  std::cout << jsonText(out, 2) << '\n';
   return Ok;
 }
 

@@ -1,6 +1,7 @@
 #include "replaycompare.h"
 
 #include "commands.h"
+#include "output.h"
 
 #include "replay/comparison.h"
 
@@ -83,7 +84,7 @@ int printComparison(const replay::ReplayIndex& first, const replay::ReplayIndex&
                               {"second", second.trace().source},
                               {"steps", std::move(steps)},
                               {"links", std::move(links)}};
-  std::cout << out.dump(2) << '\n';
+  std::cout << jsonText(out, 2) << '\n';
   return Ok;
 }
 

@@ -172,7 +172,7 @@ void printRunJson(const RunOptions& options, const ExecOptions& exec, const Exec
   for (const BlockedPosition& position : result.blocked)
     blocked.push_back(blockedToJson(position));
   object["blocked"] = blocked;
-  std::cout << object.dump() << '\n';
+  std::cout << jsonText(object) << '\n';
 }
 
 void printRunText(const RunOptions& options, const Program& program, const ExecOptions& exec,

@@ -130,10 +130,10 @@ int runSweep(const Program& program, const Topology& topology, SimOptions sim,
     std::cout << line;
   }
   if (options.json)
-    std::cout << nlohmann::json{{"file", options.file},
-                                {"topology", topology.name},
-                                {"sweep", rows}}
-                     .dump(2)
+    std::cout << jsonText(nlohmann::json{{"file", options.file},
+                                         {"topology", topology.name},
+                                         {"sweep", rows}},
+                          2)
               << '\n';
   return exitCode;
 }
@@ -212,7 +212,7 @@ int reportSimulation(const SimulateOptions& options, const Program& program,
                           {"efficiency", result.protocol.efficiency},
                           {"latency_us", result.protocol.latencyUs},
                           {"slice_bytes", result.protocol.sliceBytes}};
-    std::cout << object.dump(2) << '\n';
+    std::cout << jsonText(object, 2) << '\n';
   } else {
     printDiagnostics(std::cerr, options.file, result.diagnostics);
     if (result.ok) {

@@ -98,7 +98,7 @@ void printVerdict(const std::string& file, const Verdict& verdict, bool json)
       object["ngpus"] = verdict.ranks;
       object["dialect"] = std::string(dialect(verdict.dialect).key);
     }
-    std::cout << object.dump() << '\n';
+    std::cout << jsonText(object) << '\n';
     return;
   }
   printDiagnostics(std::cout, file, verdict.diagnostics);

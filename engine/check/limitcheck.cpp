@@ -3,6 +3,8 @@
 #include "staticcheckutil_p.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <optional>
 #include <utility>
 
 namespace cs::passes {
@@ -54,6 +56,57 @@ void checkAlgoLimits(const Program& program, const Dialect& dialect, Reporter& r
                  " keeps only the first ", kClassicNameLength, " (msccl-format §2.1)");
     });
   }
+}
+
+// The classic runtime's thread-count rules (microsoft/msccl topo.cc, mscclGetAlgoFromXmlFile; and
+// enqueue.cc, getAlgoInfo): it refuses a file whose nthreads is not a multiple of WARP_SIZE (C's
+// remainder, so -40 is refused and -64 is not); it ignores a value <= 0; it caps a larger one at
+// its own thread limit for the protocol (NCCL 2.12: 512 threads for Simple and LL, 640 for LL128).
+constexpr int kWarpSize = 32;
+
+int classicThreadLimit(Protocol protocol)
+{
+  return protocol == Protocol::LL128 ? 640 : 512;
+}
+
+// limit.nthreads, limit.size-bounds: <algo> values the classic loader refuses or reads otherwise.
+void checkClassicAlgoValues(const Program& program, const Dialect& dialect, Reporter& report)
+{
+  if (dialect.id != DialectId::Classic)
+    return;
+  if (const std::optional<int> threads = program.nthreads) {
+    if (*threads % kWarpSize != 0) {
+      report.error("limit.nthreads", algoLocation(program, "nthreads"), [&] {
+        return cat("nthreads=", *threads, " is not a multiple of ", kWarpSize, ": ", dialect.title,
+                   " refuses the file (\"MSCCL nthreads must be a multiplication of 32\") and "
+                   "runs NCCL's own algorithms instead");
+      });
+    } else if (*threads < 0) {
+      report.warning("limit.nthreads", algoLocation(program, "nthreads"), [&] {
+        return cat("nthreads=", *threads, " is negative: ", dialect.title,
+                   " ignores it and launches its default number of threads; write a positive "
+                   "multiple of 32 or leave nthreads out");
+      });
+    } else if (*threads > classicThreadLimit(program.proto)) {
+      report.warning("limit.nthreads", algoLocation(program, "nthreads"), [&] {
+        return cat("nthreads=", *threads, " is above the ", classicThreadLimit(program.proto),
+                   " threads ", dialect.title, " launches for the ", protocolName(program.proto),
+                   " protocol: it caps the block at ", classicThreadLimit(program.proto),
+                   " threads");
+      });
+    }
+  }
+  const auto negative = [&](const std::optional<std::int64_t>& bytes, std::string_view name) {
+    if (!bytes || *bytes >= 0)
+      return;
+    report.error("limit.size-bounds", algoLocation(program, name), [&] {
+      return cat(name, "=", *bytes, " is negative: ", dialect.title,
+                 " refuses the file (\"MSCCL: ", name,
+                 " cannot be negative.\") and runs NCCL's own algorithms instead");
+    });
+  };
+  negative(program.minBytes, "minBytes");
+  negative(program.maxBytes, "maxBytes");
 }
 
 // limit.chunks-per-loop: the classic parser's consistency rule (msccl-format §2.2).
@@ -154,6 +207,7 @@ void checkLimits(const Program& program, const Dialect& dialect, Diagnostics& ou
 {
   Reporter report(out);
   checkAlgoLimits(program, dialect, report);
+  checkClassicAlgoValues(program, dialect, report);
   std::vector<std::pair<int, int>> scratch;
   for (const Gpu& gpu : program.gpus) {
     const int tbs = static_cast<int>(gpu.threadblocks.size());

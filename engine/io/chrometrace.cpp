@@ -1,6 +1,7 @@
 #include "chrometrace.h"
 
 #include "chrometraceverification_p.h"
+#include "jsontext_p.h"
 
 #include <nlohmann/json.hpp>
 
@@ -252,7 +253,7 @@ std::string writeChromeTrace(const Trace& trace, const Topology* topology)
   const Json root = {{"traceEvents", std::move(events)},
                      {"displayTimeUnit", "ns"},
                      {"otherData", otherData(trace)}};
-  return root.dump() + "\n";
+  return jsonText(root) + "\n";
 }
 
 } // namespace cs

@@ -1,6 +1,7 @@
 #include "chrometraceverification_p.h"
 
 #include "chrometrace.h"
+#include "jsontext_p.h"
 
 #include <cmath>
 #include <limits>
@@ -40,7 +41,7 @@ public:
     if (!field.is_number_integer() || field.get<std::int64_t>() < 0 ||
         field.get<std::int64_t>() > high)
       return fail(path + "." + key,
-                  "is " + field.dump() + ", not an integer from 0 to " + std::to_string(high));
+                  "is " + jsonText(field) + ", not an integer from 0 to " + std::to_string(high));
     value = field.get<std::int64_t>();
     return true;
   }
@@ -62,7 +63,7 @@ public:
       value = text == "inf" ? kInf : -kInf;
     else
       return fail(path + "." + key,
-                  "is " + field.dump() + ", not a number (or \"nan\", \"inf\", \"-inf\")");
+                  "is " + jsonText(field) + ", not a number (or \"nan\", \"inf\", \"-inf\")");
     return true;
   }
 
@@ -72,10 +73,10 @@ public:
                                              ? parseBuffer(object["buffer"].get<std::string>())
                                              : std::nullopt;
     if (!parsed)
-      return fail(
-          path + ".buffer",
-          "is " + (object.contains("buffer") ? object["buffer"].dump() : std::string("missing")) +
-              ", not \"i\", \"o\" or \"s\"");
+      return fail(path + ".buffer", "is " +
+                                        (object.contains("buffer") ? jsonText(object["buffer"])
+                                                                   : std::string("missing")) +
+                                        ", not \"i\", \"o\" or \"s\"");
     buffer = *parsed;
     return true;
   }
@@ -95,7 +96,7 @@ bool readWrongChunk(const Json& entry, const std::string& path, FieldReader& rea
                     WrongChunk& chunk)
 {
   if (!entry.is_object())
-    return reader.fail(path, "is " + entry.dump() + ", not an object");
+    return reader.fail(path, "is " + jsonText(entry) + ", not an object");
   std::int64_t rank = 0;
   std::int64_t index = 0;
   if (!reader.integer(entry, path, "rank", kMaxRanks - 1, rank) ||
@@ -134,7 +135,7 @@ bool readChromeVerification(const Json& json, const std::string& source, Trace& 
 {
   FieldReader reader(source, out);
   if (!json.is_object())
-    return reader.fail("", "is " + json.dump() + ", not an object");
+    return reader.fail("", "is " + jsonText(json) + ", not an object");
   TraceVerification verification;
   if (!reader.integer(json, "", "checked", kMaxCount, verification.checked) ||
       !reader.integer(json, "", "wrong_elements", kMaxCount, verification.wrongElements) ||
@@ -161,7 +162,7 @@ bool readChromeVerification(const Json& json, const std::string& source, Trace& 
 
 std::string writeTraceVerification(const TraceVerification& verification)
 {
-  return chromeVerificationJson(verification).dump();
+  return jsonText(chromeVerificationJson(verification));
 }
 
 std::optional<TraceVerification> readTraceVerification(std::string_view json,

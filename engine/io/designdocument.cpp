@@ -3,6 +3,7 @@
 
 #include "designdocument.h"
 
+#include "jsontext_p.h"
 #include "topologyjson.h"
 
 #include "../model/dialect.h"
@@ -337,7 +338,7 @@ DesignReadResult readParsed(json& root)
     schedule = readSchedule(in, *object);
   document.notes = in.string(root, "", "notes", false).value_or("");
   if (const json* topology = in.object(root, "", "topology", false)) {
-    TopologyReadResult read = readTopologyJson(topology->dump());
+    TopologyReadResult read = readTopologyJson(jsonText(*topology));
     for (Diagnostic& d : read.diagnostics) {
       d.message = "topology: " + d.message;
       out.append({d});
@@ -362,7 +363,7 @@ std::string writeDesignDocument(const DesignDocument& document)
   if (document.topology)
     root["topology"] = json::parse(writeTopologyJson(*document.topology), nullptr, false);
   root["notes"] = document.notes;
-  return root.dump(2) + "\n";
+  return jsonText(root, 2) + "\n";
 }
 
 DesignReadResult readDesignDocument(std::string_view text)

@@ -1,5 +1,7 @@
 #include "topologyjson.h"
 
+#include "jsontext_p.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -94,7 +96,7 @@ private:
   void typeError(const char* key, const char* expected, const Json& value) const
   {
     m_diagnostics.error("topology.type",
-                        m_path + "." + key + " must be " + expected + ", not " + value.dump());
+                        m_path + "." + key + " must be " + expected + ", not " + jsonText(value));
   }
 
   const Json& m_object;
@@ -229,7 +231,7 @@ std::string writeTopologyJson(const Topology& topology)
   }
   root["nodes"] = std::move(nodes);
   root["links"] = std::move(links);
-  return root.dump(2) + "\n";
+  return jsonText(root, 2) + "\n";
 }
 
 TopologyReadResult readTopologyJson(std::string_view text)

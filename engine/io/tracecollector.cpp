@@ -1,5 +1,6 @@
 #include "tracecollector_p.h"
 
+#include "jsontext_p.h"
 #include "traceevent_p.h"
 
 #include <cmath>
@@ -20,9 +21,9 @@ std::string Field::shown() const
   case Kind::Integer:
     return std::to_string(integer);
   case Kind::Number:
-    return nlohmann::json(number).dump();
+    return jsonText(number);
   case Kind::String:
-    return nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return jsonText(text);
   case Kind::Other:
     return text;
   case Kind::Absent:

@@ -1,4 +1,5 @@
 #include "model/diagnostic.h"
+#include "model/untrustedtext.h"
 
 #include <algorithm>
 
@@ -46,6 +47,14 @@ bool codeInCategory(std::string_view code, std::string_view category)
 Diagnostic& Diagnostics::add(Severity severity, std::string code, std::string message,
                              Location location)
 {
+  // Messages and locations quote the file's own text, which may hold any bytes: keep what every
+  // surface (JSON, a terminal, the Problems panel, the library) shows well-formed.
+  if (!isPrintableUtf8(message))
+    message = printableUtf8(message);
+  if (!isPrintableUtf8(location.element))
+    location.element = printableUtf8(location.element);
+  if (!isPrintableUtf8(location.attribute))
+    location.attribute = printableUtf8(location.attribute);
   m_items.push_back({severity, std::move(code), std::move(message), std::move(location), {}});
   return m_items.back();
 }

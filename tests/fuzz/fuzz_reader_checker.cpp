@@ -6,6 +6,10 @@
 // decide something the program does not say (each such decision is a note, e.g. inventing the
 // name a runtime requires). What the executors plan before a run (buffer geometry, connections,
 // the GPU executor's block layout and its pull-or-stage decisions) must also hold for any input.
+// Whatever was read and found is then shown as the commands show it (cstudio validate's
+// diagnostics and cstudio info's summary, as JSON and as text): the file's own bytes end up in
+// messages and fields, and every output must stay well-formed UTF-8, JSON that parses, text
+// without control characters (issue 16: a non-UTF-8 byte used to abort `validate --json`).
 
 #include "check/checker.h"
 #include "check/schedulecheck.h"
@@ -15,24 +19,78 @@
 #include "exec/plan/runplan.h"
 #include "io/mscclxmlreader.h"
 #include "io/mscclxmlwriter.h"
+#include "model/untrustedtext.h"
+
+#include "infosummary.h" // app/cstudio: what `cstudio info` prints
+#include "output.h"      // app/cstudio: how every command prints diagnostics
 
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <sstream>
 #include <string_view>
+#include <vector>
+
+namespace {
+
+void fail(const char* what, const std::string& text)
+{
+  std::fprintf(stderr, "%s:\n%s\n", what, text.c_str());
+  std::abort();
+}
+
+// JSON output must be valid UTF-8 and parse back.
+void requireJson(const nlohmann::json& json)
+{
+  const std::string text = cs::cli::jsonText(json, 2);
+  if (nlohmann::json::parse(text, nullptr, false).is_discarded())
+    fail("the JSON output does not parse", text);
+}
+
+// Text output: what the file said, printable (tab and newline only among the controls).
+void requireText(const std::string& text)
+{
+  if (!cs::isPrintableUtf8(text))
+    fail("the text output holds bytes a terminal should not get", text);
+}
+
+// The output paths of `cstudio validate` and `cstudio info` on what was read and found.
+void renderAsTheCommandsDo(const cs::ReadResult& read, const std::vector<cs::Diagnostic>& found)
+{
+  std::ostringstream text;
+  cs::cli::printDiagnostics(text, "fuzz.xml", found);
+  requireText(text.str());
+  requireJson({{"file", "fuzz.xml"},
+               {"ok", !cs::cli::hasErrors(found)},
+               {"diagnostics", cs::cli::diagnosticsToJson(found)},
+               {"summary", cs::cli::countSummary(found)}});
+  if (!read.program)
+    return;
+  requireJson(cs::cli::infoJson("fuzz.xml", *read.program, read.diagnostics));
+  std::ostringstream info;
+  cs::cli::printInfo(info, "fuzz.xml", *read.program);
+  requireText(info.str());
+}
+
+} // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   const cs::ReadResult read = cs::readMscclXml(text);
-  if (!read.program)
+  std::vector<cs::Diagnostic> found = read.diagnostics;
+  if (!read.program) {
+    renderAsTheCommandsDo(read, found);
     return 0;
+  }
   for (const cs::DialectId id : cs::allDialects()) {
     cs::CheckOptions options;
     options.dialect = id;
     options.fifoSlots = id == cs::DialectId::Classic ? 1 : 2;
-    (void)cs::checkProgram(*read.program, options);
+    const std::vector<cs::Diagnostic> checked = cs::checkProgram(*read.program, options);
+    found.insert(found.end(), checked.begin(), checked.end());
   }
+  renderAsTheCommandsDo(read, found);
   const cs::LiftResult lifted = cs::liftProgram(*read.program);
   if (lifted.schedule) {
     (void)cs::checkSchedule(*lifted.schedule);
