@@ -116,9 +116,11 @@ TraceReadResult refused(Diagnostics& out)
   return result;
 }
 
+} // namespace
+
 /// Everything after the events: the run's facts, links, stop and the totals.
-TraceReadResult finish(const TokenizeOutcome& outcome, TraceCollector& collector,
-                       const std::string& source, Diagnostics& out)
+TraceReadResult finishTrace(const TokenizeOutcome& outcome, TraceCollector& collector,
+                            const std::string& source, Diagnostics& out)
 {
   if (collector.failed())
     return refused(out);
@@ -162,8 +164,6 @@ TraceReadResult finish(const TokenizeOutcome& outcome, TraceCollector& collector
   return result;
 }
 
-} // namespace
-
 std::vector<Tokenizer> availableTokenizers()
 {
 #ifdef CSTUDIO_HAVE_RAPIDJSON
@@ -199,7 +199,7 @@ TraceReadResult readChromeTraceWith(Tokenizer tokenizer, std::string_view json,
   Diagnostics out;
   TraceCollector collector(source, out);
   const TokenizeOutcome outcome = tokenizeText(tokenizer, json, collector);
-  return finish(outcome, collector, source, out);
+  return finishTrace(outcome, collector, source, out);
 }
 
 } // namespace cs::tracejson
@@ -213,6 +213,11 @@ TraceReadResult readChromeTrace(std::string_view json, const std::string& source
 
 TraceReadResult readChromeTraceFile(const std::string& path)
 {
+#ifdef CSTUDIO_HAVE_RAPIDJSON
+  if (std::optional<TraceReadResult> halves =
+          tracejson::readFileInHalves(path, tracejson::kHalvesFromBytes))
+    return std::move(*halves);
+#endif
   Diagnostics out;
   tracejson::TraceCollector collector(path, out);
   const tracejson::TokenizeOutcome outcome =
@@ -221,7 +226,7 @@ TraceReadResult readChromeTraceFile(const std::string& path)
     out.error("trace.unreadable", path + ": cannot open the file");
     return tracejson::refused(out);
   }
-  return tracejson::finish(outcome, collector, path, out);
+  return tracejson::finishTrace(outcome, collector, path, out);
 }
 
 } // namespace cs

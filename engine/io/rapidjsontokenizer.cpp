@@ -1,13 +1,11 @@
 // The Chrome trace reader's fast tokenizer (built where RapidJSON was found): RapidJSON's SAX
-// reader feeding a TraceCollector (tracetokenizers_p.h). Iterative parsing, so that no nesting
-// depth can exhaust the stack; full-precision numbers, so that times read back exactly as the
-// writer printed them; UTF-8 checked, as nlohmann's tokenizer does.
+// reader feeding a TraceCollector (tracetokenizers_p.h), one pass from the first byte to the last.
 
+#include "rapidjsonevents_p.h"
 #include "tracetokenizers_p.h"
 
 #include <rapidjson/filereadstream.h>
 #include <rapidjson/memorystream.h>
-#include <rapidjson/reader.h>
 
 #include <cstdio>
 #include <memory>
@@ -16,45 +14,11 @@ namespace cs::tracejson {
 
 namespace {
 
-/// RapidJSON's handler concept, forwarded.
-class RapidJsonEvents
-{
-public:
-  explicit RapidJsonEvents(TraceCollector& out) : m_out(out) {}
-
-  bool Null() { return m_out.null(); }
-  bool Bool(bool value) { return m_out.boolean(value); }
-  bool Int(int value) { return m_out.integer(value); }
-  bool Uint(unsigned value) { return m_out.integer(value); }
-  bool Int64(std::int64_t value) { return m_out.integer(value); }
-  bool Uint64(std::uint64_t value) { return m_out.unsignedInteger(value); }
-  bool Double(double value) { return m_out.number(value); }
-  bool RawNumber(const char*, rapidjson::SizeType, bool) { return false; } // not asked for
-  bool String(const char* text, rapidjson::SizeType length, bool)
-  {
-    return m_out.string(std::string_view(text, length));
-  }
-  bool StartObject() { return m_out.startObject(); }
-  bool Key(const char* text, rapidjson::SizeType length, bool)
-  {
-    return m_out.key(std::string_view(text, length));
-  }
-  bool EndObject(rapidjson::SizeType) { return m_out.endObject(); }
-  bool StartArray() { return m_out.startArray(); }
-  bool EndArray(rapidjson::SizeType) { return m_out.endArray(); }
-
-private:
-  TraceCollector& m_out;
-};
-
-constexpr unsigned kFlags = rapidjson::kParseIterativeFlag | rapidjson::kParseFullPrecisionFlag |
-                            rapidjson::kParseValidateEncodingFlag;
-
 template <typename Stream> TokenizeOutcome parse(Stream& stream, TraceCollector& out)
 {
   RapidJsonEvents events(out);
   rapidjson::Reader reader;
-  const rapidjson::ParseResult result = reader.Parse<kFlags>(stream, events);
+  const rapidjson::ParseResult result = reader.Parse<kRapidJsonFlags>(stream, events);
   TokenizeOutcome outcome;
   outcome.complete = !result.IsError();
   outcome.errorOffset = result.Offset();

@@ -4,11 +4,18 @@
 #include "traceevent_p.h"
 
 #include <cmath>
+#include <cstring>
 #include <utility>
 
 namespace cs::tracejson {
 
 namespace {
+
+/// Whether `text` is the literal: a comparison of known length, which the compiler inlines.
+template <std::size_t N> bool is(std::string_view text, const char (&literal)[N])
+{
+  return text.size() == N - 1 && std::memcmp(text.data(), literal, N - 1) == 0;
+}
 
 // Deeper than any trace needs; a hostile file of a million '[' is refused, not followed.
 constexpr std::size_t kMaxNesting = 64;
@@ -32,6 +39,16 @@ std::string Field::shown() const
   return "nothing";
 }
 
+void Field::set(Kind valueKind, std::int64_t integerValue, double numberValue,
+                std::string_view textValue)
+{
+  kind = valueKind;
+  integer = integerValue;
+  number = numberValue;
+  if (kind == Kind::String || kind == Kind::Other)
+    text.assign(textValue);
+}
+
 void EventFields::clear()
 {
   for (Field* field : {&name, &phase, &pid, &tid, &ts, &dur, &step, &slice, &channel, &peer,
@@ -47,6 +64,21 @@ void EventFields::clear()
 TraceCollector::TraceCollector(std::string source, Diagnostics& out)
     : m_source(std::move(source)), m_out(out)
 {
+}
+
+void TraceCollector::append(TraceCollector&& rest)
+{
+  m_trace.events.insert(m_trace.events.end(), std::make_move_iterator(rest.m_trace.events.begin()),
+                        std::make_move_iterator(rest.m_trace.events.end()));
+  for (auto& [id, usage] : rest.m_links) {
+    LinkUsage& mine = m_links[id];
+    mine.link = id;
+    if (mine.utilisation.empty())
+      mine.utilisation = std::move(usage.utilisation);
+    else
+      mine.utilisation.insert(mine.utilisation.end(), usage.utilisation.begin(),
+                              usage.utilisation.end());
+  }
 }
 
 bool TraceCollector::startObject()
@@ -78,17 +110,18 @@ bool TraceCollector::open(bool isObject)
     return false;
   }
   if (m_where.empty()) {
-    m_sawEvents = !isObject; // the older format: a bare list of events
+    if (!isObject)
+      m_sawEvents = true; // the older format: a bare list of events
     m_where.push_back(isObject ? Where::Root : Where::Events);
     return true;
   }
   Where next = Where::Skip;
   switch (m_where.back()) {
   case Where::Root:
-    if (m_key == "traceEvents" && !isObject) {
+    if (m_key == Key::TraceEvents && !isObject) {
       m_sawEvents = true;
       next = Where::Events;
-    } else if (m_key == "otherData") {
+    } else if (m_key == Key::OtherData) {
       m_otherData = nullptr;
       m_otherOpen.clear();
       otherOpen(isObject);
@@ -102,23 +135,23 @@ bool TraceCollector::open(bool isObject)
     }
     break;
   case Where::Event:
-    if (isObject && m_key == "args")
+    if (isObject && m_key == Key::Args)
       next = Where::Args;
     else if (Field* field = eventField(m_key))
-      *field = Field{Field::Kind::Other, 0, 0, isObject ? "{...}" : "[...]"};
+      field->set(Field::Kind::Other, 0, 0, isObject ? "{...}" : "[...]");
     break;
   case Where::Args:
-    if (m_key == "links") {
+    if (m_key == Key::Links) {
       m_fields.linksPresent = true;
       m_fields.linksIsList = !isObject;
       if (!isObject)
         next = Where::Links;
     } else if (Field* field = argsField(m_key)) {
-      *field = Field{Field::Kind::Other, 0, 0, isObject ? "{...}" : "[...]"};
+      field->set(Field::Kind::Other, 0, 0, isObject ? "{...}" : "[...]");
     }
     break;
   case Where::Links:
-    linkEntry(Field{Field::Kind::Other, 0, 0, isObject ? "{...}" : "[...]"});
+    linkEntry(Field::Kind::Other, 0, 0, isObject ? "{...}" : "[...]");
     break;
   case Where::Other:
     otherOpen(isObject);
@@ -151,22 +184,18 @@ bool TraceCollector::key(std::string_view name)
   if (m_where.back() == Where::Other)
     m_otherKey.assign(name);
   else
-    m_key.assign(name);
+    m_key = keyOf(name);
   return true;
 }
 
 bool TraceCollector::string(std::string_view text)
 {
-  m_scratch.kind = Field::Kind::String;
-  m_scratch.text.assign(text);
-  return scalar(m_scratch);
+  return scalar(Field::Kind::String, 0, 0, text);
 }
 
 bool TraceCollector::integer(std::int64_t value)
 {
-  m_scratch.kind = Field::Kind::Integer;
-  m_scratch.integer = value;
-  return scalar(m_scratch);
+  return scalar(Field::Kind::Integer, value, 0, {});
 }
 
 bool TraceCollector::unsignedInteger(std::uint64_t value)
@@ -174,33 +203,26 @@ bool TraceCollector::unsignedInteger(std::uint64_t value)
   if (value <= static_cast<std::uint64_t>(INT64_MAX))
     return integer(static_cast<std::int64_t>(value));
   // Past every bound below; kept as a number so that a message can still show it.
-  m_scratch.kind = Field::Kind::Number;
-  m_scratch.number = static_cast<double>(value);
-  return scalar(m_scratch);
+  return number(static_cast<double>(value));
 }
 
 bool TraceCollector::number(double value)
 {
-  m_scratch.kind = Field::Kind::Number;
-  m_scratch.number = value;
-  return scalar(m_scratch);
+  return scalar(Field::Kind::Number, 0, value, {});
 }
 
 bool TraceCollector::boolean(bool value)
 {
-  m_scratch.kind = Field::Kind::Other;
-  m_scratch.text = value ? "true" : "false";
-  return scalar(m_scratch);
+  return scalar(Field::Kind::Other, 0, 0, value ? "true" : "false");
 }
 
 bool TraceCollector::null()
 {
-  m_scratch.kind = Field::Kind::Other;
-  m_scratch.text = "null";
-  return scalar(m_scratch);
+  return scalar(Field::Kind::Other, 0, 0, "null");
 }
 
-bool TraceCollector::scalar(const Field& value)
+bool TraceCollector::scalar(Field::Kind kind, std::int64_t integer, double number,
+                            std::string_view text)
 {
   if (m_where.empty())
     return true; // a bare scalar document: no events, said by the reader
@@ -209,33 +231,28 @@ bool TraceCollector::scalar(const Field& value)
     return elementDone();
   case Where::Event:
     if (Field* field = eventField(m_key))
-      *field = value;
+      field->set(kind, integer, number, text);
     break;
   case Where::Args:
-    if (m_key == "links") {
+    if (m_key == Key::Links) {
       m_fields.linksPresent = true;
       m_fields.linksIsList = false;
     } else if (Field* field = argsField(m_key)) {
-      *field = value;
+      field->set(kind, integer, number, text);
     }
     break;
   case Where::Links:
-    linkEntry(value);
+    linkEntry(kind, integer, number, text);
     break;
   case Where::Other:
-    switch (value.kind) {
-    case Field::Kind::Integer:
-      otherValue(value.integer);
-      break;
-    case Field::Kind::Number:
-      otherValue(value.number);
-      break;
-    case Field::Kind::String:
-      otherValue(value.text);
-      break;
-    default:
-      otherValue(value.text == "null" ? nlohmann::json() : nlohmann::json(value.text == "true"));
-    }
+    if (kind == Field::Kind::Integer)
+      otherValue(integer);
+    else if (kind == Field::Kind::Number)
+      otherValue(number);
+    else if (kind == Field::Kind::String)
+      otherValue(std::string(text));
+    else
+      otherValue(is(text, "null") ? nlohmann::json() : nlohmann::json(is(text, "true")));
     break;
   case Where::Root:
   case Where::Skip:
@@ -244,51 +261,98 @@ bool TraceCollector::scalar(const Field& value)
   return true;
 }
 
-Field* TraceCollector::eventField(std::string_view key)
+TraceCollector::Key TraceCollector::keyOf(std::string_view name)
 {
-  if (key == "name")
+  // Every key of every event comes here: by length first, then at most three comparisons.
+  switch (name.size()) {
+  case 2:
+    return is(name, "ph") ? Key::Phase : is(name, "ts") ? Key::Ts : Key::Unknown;
+  case 3:
+    return is(name, "pid")   ? Key::Pid
+           : is(name, "tid") ? Key::Tid
+           : is(name, "dur") ? Key::Dur
+                             : Key::Unknown;
+  case 4:
+    return is(name, "name")   ? Key::Name
+           : is(name, "args") ? Key::Args
+           : is(name, "step") ? Key::Step
+           : is(name, "peer") ? Key::Peer
+                              : Key::Unknown;
+  case 5:
+    return is(name, "slice")   ? Key::Slice
+           : is(name, "bytes") ? Key::Bytes
+           : is(name, "links") ? Key::Links
+                               : Key::Unknown;
+  case 7:
+    return is(name, "channel") ? Key::Channel : Key::Unknown;
+  case 9:
+    return is(name, "recv_peer")   ? Key::RecvPeer
+           : is(name, "otherData") ? Key::OtherData
+                                   : Key::Unknown;
+  case 11:
+    return is(name, "utilisation")   ? Key::Utilisation
+           : is(name, "traceEvents") ? Key::TraceEvents
+                                     : Key::Unknown;
+  default:
+    return Key::Unknown;
+  }
+}
+
+Field* TraceCollector::eventField(Key key)
+{
+  switch (key) {
+  case Key::Name:
     return &m_fields.name;
-  if (key == "ph")
+  case Key::Phase:
     return &m_fields.phase;
-  if (key == "pid")
+  case Key::Pid:
     return &m_fields.pid;
-  if (key == "tid")
+  case Key::Tid:
     return &m_fields.tid;
-  if (key == "ts")
+  case Key::Ts:
     return &m_fields.ts;
-  if (key == "dur")
+  case Key::Dur:
     return &m_fields.dur;
-  return nullptr;
+  default:
+    return nullptr;
+  }
 }
 
-Field* TraceCollector::argsField(std::string_view key)
+Field* TraceCollector::argsField(Key key)
 {
-  if (key == "step")
+  switch (key) {
+  case Key::Step:
     return &m_fields.step;
-  if (key == "slice")
+  case Key::Slice:
     return &m_fields.slice;
-  if (key == "channel")
+  case Key::Channel:
     return &m_fields.channel;
-  if (key == "peer")
+  case Key::Peer:
     return &m_fields.peer;
-  if (key == "recv_peer")
+  case Key::RecvPeer:
     return &m_fields.recvPeer;
-  if (key == "bytes")
+  case Key::Bytes:
     return &m_fields.bytes;
-  if (key == "utilisation")
+  case Key::Utilisation:
     return &m_fields.utilisation;
-  return nullptr;
+  default:
+    return nullptr;
+  }
 }
 
-void TraceCollector::linkEntry(const Field& value)
+void TraceCollector::linkEntry(Field::Kind kind, std::int64_t integer, double number,
+                               std::string_view text)
 {
   ++m_fields.linkCount;
   if (m_fields.linkCount > kMaxLinkPath)
     return; // refused when the event closes; not worth keeping
-  if (value.kind == Field::Kind::Integer)
-    m_fields.links.push_back(value.integer);
-  else if (m_fields.badLink.empty())
-    m_fields.badLink = value.shown();
+  if (kind == Field::Kind::Integer) {
+    m_fields.links.push_back(integer);
+  } else if (m_fields.badLink.empty()) {
+    Field shown;
+    shown.set(kind, integer, number, text);
+    m_fields.badLink = shown.shown();
+  }
 }
 
 bool TraceCollector::elementDone()
@@ -300,13 +364,13 @@ bool TraceCollector::elementDone()
 bool TraceCollector::judgeElement()
 {
   const Field& phase = m_fields.phase;
-  if (phase.kind == Field::Kind::String && phase.text == "X") {
+  if (phase.kind == Field::Kind::String && is(phase.text, "X")) {
     std::string why;
     std::optional<TraceEvent> event = stepEvent(m_fields, why);
     if (!event)
       return fail(why);
     m_trace.events.push_back(std::move(*event));
-  } else if (phase.kind == Field::Kind::String && phase.text == "C") {
+  } else if (phase.kind == Field::Kind::String && is(phase.text, "C")) {
     addCounterSample(m_fields, m_links);
   }
   return elementDone(); // other phases (metadata, flows, other tools' events): not ours to judge

@@ -35,6 +35,9 @@ struct Field {
   std::string text; ///< a String's text; for Other the value's JSON shape ("null", "[...]")
 
   bool present() const { return kind != Kind::Absent; }
+  /// Takes a value; its text (strings and the shape of others) only where there is one.
+  void set(Kind valueKind, std::int64_t integerValue, double numberValue,
+           std::string_view textValue);
   bool isNumber() const { return kind == Kind::Integer || kind == Kind::Number; }
   double asDouble() const { return kind == Kind::Integer ? static_cast<double>(integer) : number; }
   /// The value as the file wrote it, for messages: 7, 1.5, "NaN", null, [...].
@@ -73,6 +76,15 @@ public:
   bool boolean(bool value);
   bool null();
 
+  /// Whether the value that just closed was an element of the events list (where a reader may
+  /// split the file: rapidjsonhalves.cpp).
+  bool betweenEvents() const { return !m_where.empty() && m_where.back() == Where::Events; }
+  /// Takes the events and samples another collector read from the rest of the events list.
+  void append(TraceCollector&& rest);
+  /// Forgets where it is, keeping what it read, so that the text after the events list can be
+  /// read as the members of a new root object.
+  void resumeAtRoot() { m_where.clear(); }
+
   /// Whether a list of events was found (traceEvents, or a bare root list).
   bool sawEvents() const { return m_sawEvents; }
   /// Whether reading stopped at an invalid event or an absurd nesting (the diagnostic is in out).
@@ -85,13 +97,35 @@ public:
 private:
   /// Where in the document the next event lands.
   enum class Where : std::uint8_t { Root, Events, Event, Args, Links, Other, Skip };
+  /// The keys a trace is read by, recognised once when the tokenizer reports them.
+  enum class Key : std::uint8_t {
+    Unknown,
+    TraceEvents,
+    OtherData,
+    Name,
+    Phase,
+    Pid,
+    Tid,
+    Ts,
+    Dur,
+    Args,
+    Step,
+    Slice,
+    Channel,
+    Peer,
+    RecvPeer,
+    Bytes,
+    Utilisation,
+    Links
+  };
+  static Key keyOf(std::string_view name);
 
   bool open(bool isObject);
   bool close();
-  bool scalar(const Field& value);
-  Field* eventField(std::string_view key);
-  Field* argsField(std::string_view key);
-  void linkEntry(const Field& value);
+  bool scalar(Field::Kind kind, std::int64_t integer, double number, std::string_view text);
+  Field* eventField(Key key);
+  Field* argsField(Key key);
+  void linkEntry(Field::Kind kind, std::int64_t integer, double number, std::string_view text);
   bool elementDone();
   bool judgeElement();
   bool fail(const std::string& why);
@@ -103,9 +137,8 @@ private:
   std::string m_source;
   Diagnostics& m_out;
   std::vector<Where> m_where; ///< one entry per open container
-  std::string m_key;          ///< the last key read in Root, Event or Args
+  Key m_key = Key::Unknown;   ///< the last key read in Root, Event or Args
   EventFields m_fields;
-  Field m_scratch;
   std::size_t m_index = 0; ///< the element of the events list being read
   bool m_sawEvents = false;
   bool m_failed = false;

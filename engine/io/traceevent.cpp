@@ -1,7 +1,8 @@
 #include "traceevent_p.h"
 
+#include <charconv>
 #include <cmath>
-#include <sstream>
+#include <string_view>
 
 namespace cs::tracejson {
 
@@ -71,12 +72,17 @@ bool linkPath(const EventFields& fields, std::vector<int>& path, std::string& wh
 }
 
 /// The link id in a counter track's name: "link 3 GPU0 - NVSwitch".
-std::optional<int> linkIdOfTrack(const std::string& name)
+std::optional<int> linkIdOfTrack(std::string_view name)
 {
+  constexpr std::string_view kPrefix = "link ";
+  if (name.substr(0, kPrefix.size()) != kPrefix)
+    return std::nullopt;
+  const char* first = name.data() + kPrefix.size();
+  const char* last = name.data() + name.size();
   int id = -1;
-  std::istringstream stream(name);
-  std::string word;
-  if (!(stream >> word) || word != "link" || !(stream >> id) || id < 0 || id >= kMaxLinks)
+  const auto [end, error] = std::from_chars(first, last, id);
+  if (error != std::errc() || end == first || (end != last && *end != ' ') || id < 0 ||
+      id >= kMaxLinks)
     return std::nullopt;
   return id;
 }

@@ -10,6 +10,7 @@
 #include "tracecollector_p.h"
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,6 +37,17 @@ TokenizeOutcome nlohmannTokenizeText(std::string_view text, TraceCollector& out)
 TokenizeOutcome nlohmannTokenizeFile(const std::string& path, TraceCollector& out);
 TokenizeOutcome rapidJsonTokenizeText(std::string_view text, TraceCollector& out);
 TokenizeOutcome rapidJsonTokenizeFile(const std::string& path, TraceCollector& out);
+
+/// The run facts, totals and checks after a tokenizer's pass (chrometracereader.cpp).
+TraceReadResult finishTrace(const TokenizeOutcome& outcome, TraceCollector& collector,
+                            const std::string& source, Diagnostics& out);
+
+/// A file of at least `minBytes` read by two threads (rapidjsonhalves.cpp, RapidJSON builds
+/// only): the trace one pass would read, or nullopt where the file must be read in one pass.
+std::optional<TraceReadResult> readFileInHalves(const std::string& path, std::size_t minBytes);
+
+/// Files from this size on are read in halves, where the build can.
+constexpr std::size_t kHalvesFromBytes = std::size_t(64) << 20;
 
 /// readChromeTrace with a chosen tokenizer (the tests compare them).
 TraceReadResult readChromeTraceWith(Tokenizer tokenizer, std::string_view json,

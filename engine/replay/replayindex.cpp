@@ -242,14 +242,21 @@ std::optional<ReplayIndex::HopRange> ReplayIndex::routeMessage(const Message& me
 {
   const std::vector<int>& path = m_trace.events[message.send].linkPath;
   const auto first = static_cast<std::uint32_t>(m_hops.size());
+  // The messages of a connection mostly cross the same links: the last one's hops are reused.
+  if (!path.empty() && m_lastRecordedFrom == message.from && m_lastRecordedPath == path)
+    return m_lastRecordedRange;
   if (!path.empty()) {
     if (!topology) {
       for (const int link : path)
         m_hops.push_back({link, true});
       return HopRange{first, static_cast<std::uint32_t>(path.size())};
     }
-    if (appendOrientedPath(path, *topology, message.from, m_hops))
-      return HopRange{first, static_cast<std::uint32_t>(m_hops.size()) - first};
+    if (appendOrientedPath(path, *topology, message.from, m_hops)) {
+      m_lastRecordedPath = path;
+      m_lastRecordedFrom = message.from;
+      m_lastRecordedRange = HopRange{first, static_cast<std::uint32_t>(m_hops.size()) - first};
+      return m_lastRecordedRange;
+    }
   }
   if (!routes)
     return HopRange{}; // no links to show

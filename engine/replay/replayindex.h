@@ -188,6 +188,10 @@ private:
   std::vector<Message> m_messages;
   std::vector<Hop> m_hops;                                  ///< every message's route, back to back
   std::map<std::pair<int, int>, HopRange> m_inferredRoutes; ///< (from, to) → its topology route
+  // The last link path oriented while building: from which rank, and where its hops went.
+  std::vector<int> m_lastRecordedPath;
+  int m_lastRecordedFrom = -1;
+  HopRange m_lastRecordedRange;
   std::vector<std::vector<Index>> m_connections; ///< message indices per connection, FIFO
   std::map<std::tuple<int, int, int>, std::size_t> m_connectionOf; ///< (from, to, channel)
   std::vector<Lane> m_lanes;

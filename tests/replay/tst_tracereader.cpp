@@ -318,6 +318,69 @@ private slots:
     QVERIFY2(messageOf(cut).startsWith(path), qPrintable(messageOf(cut)));
   }
 
+  void aFileReadInHalvesReadsAsOnePass_data()
+  {
+    QTest::addColumn<QByteArray>("edit"); // what is done to the written trace's middle
+    QTest::newRow("as written") << QByteArray();
+    QTest::newRow("the cut inside a string") << QByteArray("string");
+    QTest::newRow("an error after the cut") << QByteArray("late error");
+    QTest::newRow("an error before the cut") << QByteArray("early error");
+    QTest::newRow("truncated") << QByteArray("truncated");
+  }
+
+  void aFileReadInHalvesReadsAsOnePass()
+  {
+    // Two threads read a large file from either side of an event boundary near its middle
+    // (rapidjsonhalves.cpp); whatever the bytes, the result is one pass's or none (then the
+    // reader reads it in one pass).
+    if (tracejson::availableTokenizers().front() != Tokenizer::RapidJson)
+      QSKIP("built without RapidJSON: files are read in one pass");
+    QFETCH(QByteArray, edit);
+    std::string text = writeChromeTrace(simulatedRing(8, "dgx-h100"));
+    const std::size_t middle = text.size() / 2;
+    const std::size_t cut = text.find("},{", middle);
+    QVERIFY(cut != std::string::npos);
+    const std::size_t element = text.rfind("},{", middle) + 2; // an event starts here
+    if (edit == "string") {
+      // A name of "},{" long enough to hold the new middle, where the cut is looked for.
+      std::string name;
+      for (int k = 0; k < 1000; ++k)
+        name += "},{";
+      text.insert(element, R"({"ph": "M", "name": ")" + name + R"("},)");
+      const std::size_t found = text.find("},{", text.size() / 2);
+      QVERIFY(found > element && found < element + name.size());
+    }
+    const std::string bad = R"({"ph": "X", "name": "s", "pid": 0, "tid": 0, "ts": -1},)";
+    if (edit == "late error")
+      text.insert(text.find("},{", (text.size() + bad.size()) / 2 + 64) + 2, bad);
+    if (edit == "early error")
+      text.insert(text.find(R"("traceEvents":[)") + 15, R"({"ph": "X", "name": "s"},)");
+    if (edit == "truncated")
+      text.resize(text.size() - 20);
+    QTemporaryDir dir;
+    const QString path = dir.filePath("run.json");
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    QCOMPARE(file.write(text.data(), qint64(text.size())), qint64(text.size()));
+    file.close();
+    const TraceReadResult onePass =
+        tracejson::readChromeTraceWith(Tokenizer::RapidJson, text, path.toStdString());
+    const std::optional<TraceReadResult> halves =
+        tracejson::readFileInHalves(path.toStdString(), 1);
+    if (edit.isEmpty() || edit == "string")
+      QVERIFY2(halves && halves->trace, "a good file is read in halves");
+    if (edit == "late error") // found by the second thread: read again in one pass
+      QVERIFY(!halves);
+    if (!halves)
+      return;
+    QCOMPARE(bool(halves->trace), bool(onePass.trace));
+    if (onePass.trace)
+      QVERIFY(*halves->trace == *onePass.trace);
+    QCOMPARE(messageOf(*halves), messageOf(onePass));
+    QCOMPARE(readChromeTraceFile(path.toStdString()).diagnostics.size(),
+             onePass.diagnostics.size());
+  }
+
   void aMissingFileSaysSo()
   {
     const TraceReadResult read = readChromeTraceFile("/nonexistent/run.json");
