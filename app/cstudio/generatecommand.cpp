@@ -57,6 +57,23 @@ void explain(const AlgorithmInfo& info, const GeneratorOptions& generator)
   }
 }
 
+/// " (it fits --dialect executor)" naming the other dialects the schedule lowers for, or "".
+std::string fittingDialects(const Schedule& schedule, const LowerOptions& refused)
+{
+  std::string fitting;
+  for (const DialectId id : allDialects()) {
+    if (id == refused.dialect)
+      continue;
+    LowerOptions other = refused;
+    other.dialect = id;
+    const LowerResult lowered = lowerSchedule(schedule, other);
+    if (lowered.program && !hasErrors(lowered.diagnostics))
+      fitting += std::string(fitting.empty() ? " (it fits --dialect " : " or ") +
+                 std::string(dialect(id).key);
+  }
+  return fitting.empty() ? fitting : fitting + ")";
+}
+
 int runGenerate(const GenerateOptions& options)
 {
   if (options.list)
@@ -123,7 +140,7 @@ int runGenerate(const GenerateOptions& options)
   if (!lowered.program || hasErrors(lowered.diagnostics)) {
     printDiagnostics(std::cerr, options.algorithm, lowered.diagnostics);
     std::cerr << "cstudio generate: " << schedule.name << " could not be lowered for "
-              << options.dialect << "; nothing written\n";
+              << options.dialect << "; nothing written" << fittingDialects(schedule, lower) << '\n';
     return Problems;
   }
   const WriteResult written = writeMscclXml(*lowered.program, {lower.dialect});
