@@ -203,10 +203,15 @@ LowerResult lowerSchedule(const Schedule& schedule, const LowerOptions& options)
     const bool tooLong = u.maxSteps > d.maxStepsPerThreadblock;
     const bool tooManyPeers = u.maxPeersPerChannel > d.maxPeersPerChannel;
     if ((tooLong || tooManyPeers) && channelsFree && channels < d.maxChannels) {
-      // Spread the chains over enough channels for the longest threadblock to fit.
-      const int needed = tooLong ? (u.maxSteps * channels + d.maxStepsPerThreadblock - 1) /
-                                       d.maxStepsPerThreadblock
-                                 : channels + 1;
+      // Spread the chains over enough channels for the longest threadblock and the busiest
+      // channel to fit, in one jump: each attempt lowers everything again, and stepping one
+      // channel at a time made a 384-rank all-to-all take a dozen attempts.
+      auto spread = [channels](int used, int limit) {
+        return (used * channels + limit - 1) / limit;
+      };
+      const int needed =
+          std::max(tooLong ? spread(u.maxSteps, d.maxStepsPerThreadblock) : 0,
+                   tooManyPeers ? spread(u.maxPeersPerChannel, d.maxPeersPerChannel) : 0);
       channels = std::min(d.maxChannels, std::max(channels + 1, needed));
       continue;
     }
