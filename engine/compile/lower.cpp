@@ -86,9 +86,8 @@ void reportLimits(const Program& program, const Dialect& d, Diagnostics& out)
   if (u.maxThreadblocks > d.maxThreadblocksPerRank)
     out.error("lower.threadblocks",
               "a rank needs " + std::to_string(u.maxThreadblocks) +
-                  " threadblocks (one per peer, "
-                  "direction and channel) but " +
-                  runtime + " allows " + std::to_string(d.maxThreadblocksPerRank) +
+                  " threadblocks (one per peer, direction and channel) but " + runtime +
+                  " allows " + std::to_string(d.maxThreadblocksPerRank) +
                   " per rank: fewer peers per rank fit (a hierarchical or two-step variant)" +
                   otherDialectsFitting(d, u.maxThreadblocks, &Dialect::maxThreadblocksPerRank));
   if (program.nchannels > d.maxChannels)
@@ -140,6 +139,16 @@ void setAlgoAttributes(Program& program, const Schedule& schedule, const LowerOp
   }
 }
 
+/// `schedule` with every transfer wider than `limit` chunks split into messages of one step:
+/// the runtime's cnt limit, or single chunks for instances (splitIntoPieces).
+Schedule withinCountLimit(const Schedule& schedule, int limit,
+                          std::unordered_map<int, int>& originalId)
+{
+  const bool wider = std::any_of(schedule.transfers.begin(), schedule.transfers.end(),
+                                 [limit](const Transfer& t) { return t.count > limit; });
+  return wider ? splitIntoPieces(schedule, limit, originalId) : schedule;
+}
+
 } // namespace
 
 int LowerResult::transferAt(int rank, int tb, int step) const
@@ -164,12 +173,9 @@ LowerResult lowerSchedule(const Schedule& schedule, const LowerOptions& options)
     return result;
   }
 
-  // A transfer wider than the runtime's cnt limit becomes several messages of one step.
-  const int pieceLimit = options.instances > 1 ? 1 : d.maxCount;
-  const bool split = std::any_of(schedule.transfers.begin(), schedule.transfers.end(),
-                                 [pieceLimit](const Transfer& t) { return t.count > pieceLimit; });
   std::unordered_map<int, int> originalId;
-  const Schedule base = split ? splitIntoPieces(schedule, pieceLimit, originalId) : schedule;
+  const Schedule base =
+      withinCountLimit(schedule, options.instances > 1 ? 1 : d.maxCount, originalId);
   Plan plan;
   plan.schedule = &base;
   plan.dialect = &d;

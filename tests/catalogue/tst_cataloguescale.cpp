@@ -7,6 +7,7 @@
 #include "catalogue/catalogue.h"
 #include "check/checker.h"
 #include "check/schedulecheck.h"
+#include "compile/compileutil.h"
 #include "compile/lower.h"
 #include "support/corpus.h"
 
@@ -57,15 +58,6 @@ std::vector<int> sampleCounts(std::string_view key)
   return {384, 1000, 1024};
 }
 
-std::vector<Diagnostic> errorsOf(const std::vector<Diagnostic>& diagnostics)
-{
-  std::vector<Diagnostic> errors;
-  for (const Diagnostic& d : diagnostics)
-    if (d.severity == Severity::Error)
-      errors.push_back(d);
-  return errors;
-}
-
 /// Every error of a refused lowering is a runtime limit whose message names the dialect's
 /// figure and says what would fit.
 void verifyRefusalNamesTheLimit(const std::vector<Diagnostic>& errors, const Dialect& d)
@@ -93,16 +85,8 @@ void Test_cataloguescale::largeCountsGenerateCheckAndLower_data()
   QTest::addColumn<int>("ranks");
   int rows = 0;
   for (const AlgorithmInfo& info : algorithmCatalog()) {
-    for (const int n : sampleCounts(info.key)) {
-      GeneratorOptions options;
-      options.ranks = n;
-      if (info.unsupported(options))
-        continue;
-      const QByteArray name = QByteArray(info.key.data(), static_cast<qsizetype>(info.key.size())) +
-                              " n=" + QByteArray::number(n);
-      QTest::newRow(name.constData()) << std::string(info.key) << n;
-      ++rows;
-    }
+    for (const int n : sampleCounts(info.key))
+      rows += test::addCatalogueRow(info, n) ? 1 : 0;
   }
   // Every algorithm appears at least once (a catalogue entry that allows none of the sample
   // counts would silently drop out of the matrix).
@@ -127,7 +111,7 @@ void Test_cataloguescale::largeCountsGenerateCheckAndLower()
     lower.dialect = id;
     const LowerResult lowered = lowerSchedule(schedule, lower);
     QVERIFY(lowered.program);
-    const std::vector<Diagnostic> errors = errorsOf(lowered.diagnostics);
+    const std::vector<Diagnostic> errors = test::errorsOf(lowered.diagnostics);
     if (!errors.empty()) {
       verifyRefusalNamesTheLimit(errors, dialect(id));
       continue;
@@ -140,7 +124,8 @@ void Test_cataloguescale::largeCountsGenerateCheckAndLower()
     CheckOptions check;
     check.dialect = id;
     check.root = schedule.root;
-    const std::vector<Diagnostic> programErrors = errorsOf(checkProgram(*lowered.program, check));
+    const std::vector<Diagnostic> programErrors =
+        test::errorsOf(checkProgram(*lowered.program, check));
     QVERIFY2(programErrors.empty(), qPrintable(test::describeDiagnostics(programErrors)));
   }
   QVERIFY2(programsChecked > 0, "no dialect lowers it");
