@@ -57,6 +57,67 @@ void explain(const AlgorithmInfo& info, const GeneratorOptions& generator)
   }
 }
 
+/// " (it fits --dialect executor)" naming the other dialects the schedule lowers for, or "".
+std::string fittingDialects(const Schedule& schedule, const LowerOptions& refused)
+{
+  std::string fitting;
+  for (const DialectId id : allDialects()) {
+    if (id == refused.dialect)
+      continue;
+    LowerOptions other = refused;
+    other.dialect = id;
+    const LowerResult lowered = lowerSchedule(schedule, other);
+    if (lowered.program && !hasErrors(lowered.diagnostics))
+      fitting += std::string(fitting.empty() ? " (it fits --dialect " : " or ") +
+                 std::string(dialect(id).key);
+  }
+  return fitting.empty() ? fitting : fitting + ")";
+}
+
+/// "cstudio generate: other all-to-all algorithms for 512 ranks: two-step-alltoall, …\n", or "".
+std::string alternatives(const AlgorithmInfo& refused, const GeneratorOptions& generator)
+{
+  std::string names;
+  for (const AlgorithmInfo& info : algorithmCatalog()) {
+    if (&info != &refused && info.collective == refused.collective && !info.unsupported(generator))
+      names += std::string(names.empty() ? "" : ", ") + std::string(info.key);
+  }
+  if (names.empty())
+    return names;
+  return "cstudio generate: other " + std::string(collectiveTitle(refused.collective)) +
+         " algorithms for " + std::to_string(generator.ranks) + " ranks: " + names + '\n';
+}
+
+/// Lowers the generated schedule for the chosen runtime and writes the MSCCL XML; a refusal
+/// names the limit, the dialects that fit and the catalogue's alternatives.
+int writeLowered(const GenerateOptions& options, const AlgorithmInfo& algorithm,
+                 const GeneratorOptions& generator, const Schedule& schedule)
+{
+  LowerOptions lower;
+  lower.dialect = *parseDialect(options.dialect);
+  lower.protocol = *parseProtocol(options.protocol);
+  lower.instances = options.instances;
+  const LowerResult lowered = lowerSchedule(schedule, lower);
+  if (!lowered.program || hasErrors(lowered.diagnostics)) {
+    printDiagnostics(std::cerr, options.algorithm, lowered.diagnostics);
+    std::cerr << "cstudio generate: " << schedule.name << " could not be lowered for "
+              << options.dialect << "; nothing written" << fittingDialects(schedule, lower) << '\n'
+              << alternatives(algorithm, generator);
+    return Problems;
+  }
+  const WriteResult written = writeMscclXml(*lowered.program, {lower.dialect});
+  if (const std::string failure = writeTextFileAtomically(options.output, written.text);
+      !failure.empty()) {
+    std::cerr << "cstudio generate: " << failure << '\n';
+    return UsageError;
+  }
+  printDiagnostics(std::cerr, options.output, written.notes);
+  std::cout << "wrote " << options.output << ": " << lowered.program->name << " (" << schedule.ranks
+            << " ranks, " << schedule.stepCount() << " steps, "
+            << lowered.program->threadblockCount() << " threadblocks)\n";
+  return Ok;
+}
+
 int runGenerate(const GenerateOptions& options)
 {
   if (options.list)
@@ -115,28 +176,7 @@ int runGenerate(const GenerateOptions& options)
     return Ok;
   }
 
-  LowerOptions lower;
-  lower.dialect = *parseDialect(options.dialect);
-  lower.protocol = *parseProtocol(options.protocol);
-  lower.instances = options.instances;
-  const LowerResult lowered = lowerSchedule(schedule, lower);
-  if (!lowered.program || hasErrors(lowered.diagnostics)) {
-    printDiagnostics(std::cerr, options.algorithm, lowered.diagnostics);
-    std::cerr << "cstudio generate: " << schedule.name << " could not be lowered for "
-              << options.dialect << "; nothing written\n";
-    return Problems;
-  }
-  const WriteResult written = writeMscclXml(*lowered.program, {lower.dialect});
-  if (const std::string failure = writeTextFileAtomically(options.output, written.text);
-      !failure.empty()) {
-    std::cerr << "cstudio generate: " << failure << '\n';
-    return UsageError;
-  }
-  printDiagnostics(std::cerr, options.output, written.notes);
-  std::cout << "wrote " << options.output << ": " << lowered.program->name << " (" << schedule.ranks
-            << " ranks, " << schedule.stepCount() << " steps, "
-            << lowered.program->threadblockCount() << " threadblocks)\n";
-  return Ok;
+  return writeLowered(options, *info, generator, schedule);
 }
 
 } // namespace

@@ -159,11 +159,8 @@ void ChunkStates::judgeResults(const Schedule& schedule)
         continue;
       spec.contributions(r, i, expected);
       const std::size_t slot = states.slot(chunk);
-      const std::span<const TokenCount> entries = states.store.entries(states.value(slot, last));
-      bool correct = entries.size() == expected.size();
-      for (std::size_t e = 0; correct && e < expected.size(); ++e)
-        correct = entries[e].count == 1 &&
-                  states.tokens.token(expected[e].rank, expected[e].chunk) == entries[e].token;
+      const bool correct =
+          holdsContributions(states.store, states.tokens, states.value(slot, last), expected);
       const std::string goal =
           expected.empty()
               ? std::string()

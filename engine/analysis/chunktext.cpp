@@ -49,7 +49,7 @@ std::string sumRanksText(const std::vector<int>& ranks, int totalRanks)
 void ChunkStates::summarise(CellValue value) const
 {
   m_summarised[value] = 1;
-  const std::span<const TokenCount> entries = m_states->store.entries(value);
+  const TokenEntries entries = m_states->store.entries(value);
   if (entries.empty())
     return;
   CellSummary& s = m_summaries[value];

@@ -21,35 +21,21 @@ struct Verdict {
   std::vector<Contribution> expected;
 };
 
-bool holds(const SymbolicRun& run, ValueId value, const std::vector<Contribution>& expected)
-{
-  const std::span<const TokenCount> entries = run.values().entries(value);
-  if (entries.size() != expected.size())
-    return false;
-  // Expected contributions come in ascending rank order and tokens are rank-major, so both
-  // sequences are sorted by token.
-  for (std::size_t i = 0; i < expected.size(); ++i) {
-    const std::optional<std::uint32_t> token =
-        run.tokens().token(expected[i].rank, expected[i].chunk);
-    if (!token || entries[i].token != *token || entries[i].count != 1)
-      return false;
-  }
-  return true;
-}
-
 Verdict evaluate(const SymbolicRun& run, int plane, const CollectiveSpec& spec, bool stopAtFirst)
 {
   Verdict verdict;
   std::vector<Contribution> expected;
+  ResultMatcher matcher(spec, run.values(), run.tokens());
   for (int r = 0; r < spec.ranks(); ++r) {
     const ResultChunks result = spec.result(r);
     for (int i = 0; i < result.count; ++i) {
       const int c = result.first + i;
       ++verdict.total;
-      spec.contributions(r, i, expected);
       const int slot = run.slot(plane, r, result.buffer, c);
-      if (slot >= 0 && holds(run, run.value(plane, slot), expected))
+      if (slot >= 0 && matcher.holds(r, i, run.value(plane, slot), expected))
         continue;
+      if (slot < 0)
+        spec.contributions(r, i, expected);
       if (verdict.wrong++ == 0) {
         verdict.rank = r;
         verdict.buffer = result.buffer;
@@ -68,7 +54,7 @@ Verdict evaluate(const SymbolicRun& run, int plane, const CollectiveSpec& spec, 
 std::string describeActual(const SymbolicRun& run, ValueId value,
                            const std::vector<Contribution>& expected)
 {
-  const std::span<const TokenCount> entries = run.values().entries(value);
+  const TokenEntries entries = run.values().entries(value);
   if (entries.empty())
     return "is uninitialised";
   std::string text = "holds " + formatValue(run.values(), run.tokens(), value);

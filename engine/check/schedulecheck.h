@@ -15,14 +15,16 @@
 //   schedule.postcondition.unknown (warning) custom collectives: no postcondition is known
 //   schedule.root             broadcast / reduce without a valid Schedule::root
 //   schedule.mode (warning)   neither in-place nor out-of-place is declared
+//   schedule.too-large        the symbolic values ran out of ids (over 4 billion unions)
 // Semantics: steps run in order; within a step every transfer reads the state before the step
 // and the writes land together (copy: dst = src, reduce: dst = dst ⊕ src). A chunk's value is the
 // multiset of (rank, input chunk) contributions it has summed (engine/check/symbolicvalue.h), so
 // double counting is visible. Each declared call mode is executed with its aliasing
 // (schedulegeometry.h); a problem found in one mode only says which.
 //
-// Cost: O(chunks + Σ transfer counts · value size + transfers · log transfers); a 64-rank,
-// 128-step schedule checks in a few milliseconds.
+// Cost: O(chunks + Σ transfer counts + transfers · log transfers) once the values' stored entries
+// reach their budget (symbolicvalue.h); a 64-rank, 128-step schedule checks in a few
+// milliseconds.
 
 #include "../model/schedule.h"
 #include "model/diagnostic.h"

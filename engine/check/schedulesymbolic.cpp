@@ -84,7 +84,7 @@ private:
 std::string actualText(const ValueStore& store, const TokenSpace& tokens, ValueId value,
                        const std::vector<Contribution>& expected)
 {
-  const std::span<const TokenCount> entries = store.entries(value);
+  const TokenEntries entries = store.entries(value);
   if (entries.empty())
     return "is uninitialised";
   std::vector<std::string> extra;
@@ -121,20 +121,6 @@ std::string actualText(const ValueStore& store, const TokenSpace& tokens, ValueI
   return notes.empty() ? text : text + " (" + notes + ")";
 }
 
-bool holds(const ValueStore& store, const TokenSpace& tokens, ValueId value,
-           const std::vector<Contribution>& expected)
-{
-  const std::span<const TokenCount> entries = store.entries(value);
-  if (entries.size() != expected.size())
-    return false;
-  for (std::size_t i = 0; i < expected.size(); ++i) {
-    const std::optional<std::uint32_t> token = tokens.token(expected[i].rank, expected[i].chunk);
-    if (!token || entries[i].token != *token || entries[i].count != 1)
-      return false;
-  }
-  return true;
-}
-
 class PlaneRun
 {
 public:
@@ -160,6 +146,14 @@ public:
       while (end < order.size() && m_schedule.transfers[order[end]].step == step)
         ++end;
       runStep(order, begin, end, group);
+      if (m_store.overflowed()) {
+        // Unions past the id space read as uninitialised: say so instead of blaming the reads.
+        m_report.add(Severity::Error, "schedule.too-large",
+                     m_prefix + "the symbolic chunk values ran out of ids in step " +
+                         std::to_string(step) + "; later steps and the result were not checked",
+                     nullptr);
+        return;
+      }
       if (record)
         recordStep(*record, step);
       begin = end;
@@ -330,13 +324,13 @@ private:
     std::int64_t total = 0;
     ChunkRef first;
     std::vector<Contribution> firstExpected;
+    ResultMatcher matcher(m_spec, m_store, m_tokens);
     for (int r = 0; r < m_schedule.ranks; ++r) {
       const ResultChunks result = m_spec.result(r);
       for (int i = 0; i < result.count; ++i) {
         const ChunkRef chunk{r, result.buffer, result.first + i};
         ++total;
-        m_spec.contributions(r, i, expected);
-        if (holds(m_store, m_tokens, m_value[m_slots.slot(chunk)], expected))
+        if (matcher.holds(r, i, m_value[m_slots.slot(chunk)], expected))
           continue;
         if (wrong++ == 0) {
           first = chunk;

@@ -1,7 +1,11 @@
 #include "symbolicvalue.h"
 
 #include <algorithm>
+#include <functional>
 #include <limits>
+#include <map>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace cs {
 
@@ -30,13 +34,48 @@ std::pair<int, int> TokenSpace::decode(std::uint32_t token) const
   return {static_cast<int>(rank), static_cast<int>(token - m_base[rank])};
 }
 
+namespace {
+
+constexpr std::uint64_t kPrime = (std::uint64_t{1} << 61) - 1; ///< a Mersenne prime
+
+std::uint64_t addMod(std::uint64_t a, std::uint64_t b)
+{
+  const std::uint64_t sum = a + b; // both below 2^61: no wrap
+  return sum >= kPrime ? sum - kPrime : sum;
+}
+
+/// splitmix64: a fixed, well-mixed weight per (token, seed), the same in every run.
+std::uint64_t weight(std::uint64_t token, std::uint64_t seed)
+{
+  std::uint64_t z = token * 0x9E3779B97F4A7C15ULL + seed;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return (z ^ (z >> 31)) % kPrime;
+}
+
+Fingerprint unite(const Fingerprint& a, const Fingerprint& b)
+{
+  return {addMod(a.first, b.first), addMod(a.second, b.second), a.total + b.total};
+}
+
+} // namespace
+
+Fingerprint ValueStore::tokenFingerprint(std::uint32_t token)
+{
+  return {weight(token, 0x1234567ULL), weight(token, 0x89ABCDEF01ULL), 1};
+}
+
 ValueStore::ValueStore(std::uint32_t tokenCount, std::size_t maxEntries) : m_maxEntries(maxEntries)
 {
   m_entries.reserve(tokenCount);
   m_values.reserve(std::size_t{tokenCount} + 1);
-  m_values.push_back({0, 0});
+  m_values.push_back({});
   for (std::uint32_t t = 0; t < tokenCount; ++t) {
-    m_values.push_back({t, 1});
+    Node node;
+    node.begin = t;
+    node.size = 1;
+    node.fingerprint = tokenFingerprint(t);
+    m_values.push_back(node);
     m_entries.push_back({t, 1});
   }
 }
@@ -46,23 +85,37 @@ ValueId ValueStore::combine(ValueId a, ValueId b)
   if (a == kUninitialised || b == kUninitialised || m_overflowed || a >= m_values.size() ||
       b >= m_values.size())
     return kUninitialised;
-  const Range ra = m_values[a];
-  const Range rb = m_values[b];
-  if (m_entries.size() + ra.size + rb.size > m_maxEntries ||
-      m_values.size() >= std::numeric_limits<std::uint32_t>::max() - 1) {
+  if (m_values.size() >= std::numeric_limits<std::uint32_t>::max() - 1) {
     m_overflowed = true;
     return kUninitialised;
   }
+  const Node na = m_values[a];
+  const Node nb = m_values[b];
+  Node node;
+  node.fingerprint = unite(na.fingerprint, nb.fingerprint);
+  if (stored(na) && stored(nb) && m_entries.size() + na.size + nb.size <= m_maxEntries) {
+    node.begin = static_cast<std::uint32_t>(m_entries.size());
+    storeMerged(na, nb);
+    node.size = static_cast<std::uint32_t>(m_entries.size() - node.begin);
+  } else {
+    node.left = a;
+    node.right = b;
+  }
+  m_values.push_back(node);
+  return static_cast<ValueId>(m_values.size() - 1);
+}
+
+void ValueStore::storeMerged(const Node& a, const Node& b)
+{
   // Make room first: the merge reads from the same vector it appends to. Grow geometrically;
   // an exact reserve here would reallocate on every union.
-  const std::size_t needed = m_entries.size() + ra.size + rb.size;
+  const std::size_t needed = m_entries.size() + a.size + b.size;
   if (needed > m_entries.capacity())
     m_entries.reserve(std::max(needed, 2 * m_entries.capacity()));
-  const std::size_t begin = m_entries.size();
-  std::uint32_t i = ra.begin;
-  std::uint32_t j = rb.begin;
-  const std::uint32_t iEnd = ra.begin + ra.size;
-  const std::uint32_t jEnd = rb.begin + rb.size;
+  std::uint32_t i = a.begin;
+  std::uint32_t j = b.begin;
+  const std::uint32_t iEnd = a.begin + a.size;
+  const std::uint32_t jEnd = b.begin + b.size;
   while (i < iEnd || j < jEnd) {
     if (j >= jEnd || (i < iEnd && m_entries[i].token < m_entries[j].token)) {
       m_entries.push_back(m_entries[i++]);
@@ -77,17 +130,113 @@ ValueId ValueStore::combine(ValueId a, ValueId b)
       ++j;
     }
   }
-  m_values.push_back(
-      {static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(m_entries.size() - begin)});
-  return static_cast<ValueId>(m_values.size() - 1);
 }
 
-std::span<const TokenCount> ValueStore::entries(ValueId value) const
+std::vector<TokenCount> ValueStore::expand(ValueId value) const
+{
+  // Operands always have smaller ids than the union, so visiting the reachable values from the
+  // highest id down hands every value its full multiplicity before it passes it on.
+  std::vector<ValueId> reachable{value};
+  std::unordered_set<ValueId> seen{value};
+  for (std::size_t k = 0; k < reachable.size(); ++k) {
+    const Node& node = m_values[reachable[k]];
+    if (stored(node))
+      continue;
+    for (const ValueId operand : {node.left, node.right})
+      if (seen.insert(operand).second)
+        reachable.push_back(operand);
+  }
+  std::sort(reachable.begin(), reachable.end(), std::greater<>());
+  std::unordered_map<ValueId, std::uint64_t> times{{value, 1}};
+  std::map<std::uint32_t, std::uint64_t> counts;
+  for (const ValueId id : reachable) {
+    const Node& node = m_values[id];
+    const std::uint64_t k = times[id];
+    if (!stored(node)) {
+      times[node.left] += k;
+      times[node.right] += k;
+      continue;
+    }
+    for (std::uint32_t e = node.begin; e < node.begin + node.size; ++e)
+      counts[m_entries[e].token] += k * m_entries[e].count;
+  }
+  std::vector<TokenCount> result;
+  result.reserve(counts.size());
+  for (const auto& [token, count] : counts)
+    result.push_back({token, static_cast<std::uint32_t>(std::min<std::uint64_t>(
+                                 count, std::numeric_limits<std::uint32_t>::max()))});
+  return result;
+}
+
+TokenEntries ValueStore::entries(ValueId value) const
 {
   if (value == kUninitialised || value >= m_values.size())
     return {};
-  const Range r = m_values[value];
-  return {m_entries.data() + r.begin, r.size};
+  const Node& node = m_values[value];
+  if (stored(node))
+    return TokenEntries(std::span(m_entries.data() + node.begin, node.size));
+  return TokenEntries(expand(value));
+}
+
+bool ValueStore::holdsEachOnce(ValueId value, std::span<const std::uint32_t> ascending) const
+{
+  if (value == kUninitialised || value >= m_values.size())
+    return false;
+  const Node& node = m_values[value];
+  if (stored(node)) {
+    if (node.size != ascending.size())
+      return false;
+    for (std::size_t i = 0; i < ascending.size(); ++i) {
+      const TokenCount& entry = m_entries[node.begin + i];
+      if (entry.token != ascending[i] || entry.count != 1)
+        return false;
+    }
+    return true;
+  }
+  Fingerprint expected;
+  for (const std::uint32_t token : ascending)
+    expected = unite(expected, tokenFingerprint(token));
+  return expected == node.fingerprint;
+}
+
+bool holdsContributions(const ValueStore& store, const TokenSpace& tokens, ValueId value,
+                        const std::vector<Contribution>& expected)
+{
+  // Expected contributions come in ascending rank order and tokens are rank-major, so the
+  // tokens come out ascending too.
+  std::vector<std::uint32_t> ascending;
+  ascending.reserve(expected.size());
+  for (const Contribution& c : expected) {
+    const std::optional<std::uint32_t> token = tokens.token(c.rank, c.chunk);
+    if (!token)
+      return false;
+    ascending.push_back(*token);
+  }
+  return store.holdsEachOnce(value, ascending);
+}
+
+ResultMatcher::ResultMatcher(const CollectiveSpec& spec, const ValueStore& store,
+                             const TokenSpace& tokens)
+    : m_spec(spec), m_store(store), m_tokens(tokens),
+      m_sameOnEveryRank(spec.collective() == Collective::AllReduce ||
+                        spec.collective() == Collective::Broadcast)
+{
+}
+
+bool ResultMatcher::holds(int rank, int index, ValueId value, std::vector<Contribution>& expected)
+{
+  const std::size_t at = static_cast<std::size_t>(index);
+  if (m_sameOnEveryRank && at < m_passed.size() && value != kUninitialised && m_passed[at] == value)
+    return true;
+  m_spec.contributions(rank, index, expected);
+  if (!holdsContributions(m_store, m_tokens, value, expected))
+    return false;
+  if (m_sameOnEveryRank) {
+    if (at >= m_passed.size())
+      m_passed.resize(at + 1, kUninitialised);
+    m_passed[at] = value;
+  }
+  return true;
 }
 
 std::string formatToken(const TokenSpace& tokens, std::uint32_t token)
@@ -99,7 +248,7 @@ std::string formatToken(const TokenSpace& tokens, std::uint32_t token)
 std::string formatValue(const ValueStore& store, const TokenSpace& tokens, ValueId value,
                         int maxItems)
 {
-  const std::span<const TokenCount> entries = store.entries(value);
+  const TokenEntries entries = store.entries(value);
   if (entries.empty())
     return "uninitialised";
   if (entries.size() == 1 && entries[0].count == 1)

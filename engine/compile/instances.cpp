@@ -7,26 +7,28 @@
 
 namespace cs::lowering {
 
-Schedule splitIntoSingleChunks(const Schedule& schedule, std::unordered_map<int, int>& originalId)
+Schedule splitIntoPieces(const Schedule& schedule, int limit,
+                         std::unordered_map<int, int>& originalId)
 {
   Schedule out = schedule;
   out.transfers.clear();
   int fresh = schedule.nextTransferId();
-  int widest = 0;
+  int pieces = 0;
   for (const Transfer& t : schedule.transfers) {
     originalId[t.id] = t.id;
-    widest = std::max(widest, t.count);
+    pieces = std::max(pieces, (t.count + limit - 1) / limit);
   }
   // Piece-major ids: piece c of every transfer before piece c+1 of any, so the rounds of a step
   // (lowerplan_p.h) alternate between the transfers that share a connection.
-  for (int c = 0; c < widest; ++c) {
+  for (int c = 0; c < pieces; ++c) {
     for (const Transfer& t : schedule.transfers) {
-      if (c >= t.count)
+      const int first = c * limit;
+      if (first >= t.count)
         continue;
       Transfer piece = t;
-      piece.count = 1;
-      piece.src.index += c;
-      piece.dst.index += c;
+      piece.count = std::min(limit, t.count - first);
+      piece.src.index += first;
+      piece.dst.index += first;
       if (c > 0) {
         piece.id = fresh++;
         originalId[piece.id] = t.id;

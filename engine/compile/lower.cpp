@@ -56,28 +56,55 @@ Usage measure(const std::vector<Gpu>& gpus, const Dialect& d)
   return u;
 }
 
+/// "; the executor allows 1024" for the dialects whose `limit` is above `needed`, or "".
+std::string otherDialectsFitting(const Dialect& d, int needed, int Dialect::*limit)
+{
+  std::string text;
+  for (const DialectId other : allDialects()) {
+    const Dialect& o = dialect(other);
+    if (other != d.id && o.*limit >= needed)
+      text += std::string(text.empty() ? "; " : ", ") + std::string(o.title) + " allows " +
+              std::to_string(o.*limit);
+  }
+  return text;
+}
+
 void reportLimits(const Program& program, const Dialect& d, Diagnostics& out)
 {
   const Usage u = measure(program.gpus, d);
   const std::string runtime(d.title);
+  // Each message names the runtime's limit with both figures and what would fit instead.
   if (u.maxSteps > d.maxStepsPerThreadblock)
     out.error("lower.steps-per-tb",
               "a threadblock needs " + std::to_string(u.maxSteps) + " steps but " + runtime +
                   " allows " + std::to_string(d.maxStepsPerThreadblock) +
-                  ", even spread over every channel it allows; pins or one long chain keep it "
-                  "there");
+                  " (MSCCL_MAX_NUM_STEPS), even spread over the " + std::to_string(u.channels) +
+                  " channels used (at most " + std::to_string(d.maxChannels) +
+                  "); pins or one long chain keep it there: fewer steps per rank fit (a "
+                  "hierarchical variant, or a runtime rebuilt with a larger MSCCL_MAX_NUM_STEPS)" +
+                  otherDialectsFitting(d, u.maxSteps, &Dialect::maxStepsPerThreadblock));
   if (u.maxThreadblocks > d.maxThreadblocksPerRank)
-    out.error("lower.threadblocks", "a rank needs " + std::to_string(u.maxThreadblocks) +
-                                        " threadblocks but " + runtime + " allows " +
-                                        std::to_string(d.maxThreadblocksPerRank));
+    out.error("lower.threadblocks",
+              "a rank needs " + std::to_string(u.maxThreadblocks) +
+                  " threadblocks (one per peer, direction and channel) but " + runtime +
+                  " allows " + std::to_string(d.maxThreadblocksPerRank) +
+                  " per rank: fewer peers per rank fit (a hierarchical or two-step variant)" +
+                  otherDialectsFitting(d, u.maxThreadblocks, &Dialect::maxThreadblocksPerRank));
   if (program.nchannels > d.maxChannels)
-    out.error("lower.channels", "the program needs " + std::to_string(program.nchannels) +
-                                    " channels but " + runtime + " allows " +
-                                    std::to_string(d.maxChannels));
+    out.error("lower.channels",
+              "the program needs " + std::to_string(program.nchannels) + " channels but " +
+                  runtime + " allows " + std::to_string(d.maxChannels) +
+                  ": fewer --channels or --instances fit" +
+                  otherDialectsFitting(d, program.nchannels, &Dialect::maxChannels));
   if (u.maxPeersPerChannel > d.maxPeersPerChannel)
-    out.error("lower.peers-per-channel", "a rank talks to " + std::to_string(u.maxPeersPerChannel) +
-                                             " peers on one channel but " + runtime + " allows " +
-                                             std::to_string(d.maxPeersPerChannel));
+    out.error("lower.peers-per-channel",
+              "a rank talks to " + std::to_string(u.maxPeersPerChannel) +
+                  " peers on one channel but " + runtime + " allows " +
+                  std::to_string(d.maxPeersPerChannel) +
+                  " (MSCCL_MAX_NUM_THREAD_BLOCKS_PER_CHANNEL), even over the " +
+                  std::to_string(u.channels) + " channels used (at most " +
+                  std::to_string(d.maxChannels) +
+                  "): fewer peers per rank fit (a hierarchical or two-step variant)");
 }
 
 void setAlgoAttributes(Program& program, const Schedule& schedule, const LowerOptions& options,
@@ -112,6 +139,16 @@ void setAlgoAttributes(Program& program, const Schedule& schedule, const LowerOp
   }
 }
 
+/// `schedule` with every transfer wider than `limit` chunks split into messages of one step:
+/// the runtime's cnt limit, or single chunks for instances (splitIntoPieces).
+Schedule withinCountLimit(const Schedule& schedule, int limit,
+                          std::unordered_map<int, int>& originalId)
+{
+  const bool wider = std::any_of(schedule.transfers.begin(), schedule.transfers.end(),
+                                 [limit](const Transfer& t) { return t.count > limit; });
+  return wider ? splitIntoPieces(schedule, limit, originalId) : schedule;
+}
+
 } // namespace
 
 int LowerResult::transferAt(int rank, int tb, int step) const
@@ -138,7 +175,7 @@ LowerResult lowerSchedule(const Schedule& schedule, const LowerOptions& options)
 
   std::unordered_map<int, int> originalId;
   const Schedule base =
-      options.instances > 1 ? splitIntoSingleChunks(schedule, originalId) : schedule;
+      withinCountLimit(schedule, options.instances > 1 ? 1 : d.maxCount, originalId);
   Plan plan;
   plan.schedule = &base;
   plan.dialect = &d;
@@ -172,10 +209,15 @@ LowerResult lowerSchedule(const Schedule& schedule, const LowerOptions& options)
     const bool tooLong = u.maxSteps > d.maxStepsPerThreadblock;
     const bool tooManyPeers = u.maxPeersPerChannel > d.maxPeersPerChannel;
     if ((tooLong || tooManyPeers) && channelsFree && channels < d.maxChannels) {
-      // Spread the chains over enough channels for the longest threadblock to fit.
-      const int needed = tooLong ? (u.maxSteps * channels + d.maxStepsPerThreadblock - 1) /
-                                       d.maxStepsPerThreadblock
-                                 : channels + 1;
+      // Spread the chains over enough channels for the longest threadblock and the busiest
+      // channel to fit, in one jump: each attempt lowers everything again, and stepping one
+      // channel at a time made a 384-rank all-to-all take a dozen attempts.
+      auto spread = [channels](int used, int limit) {
+        return (used * channels + limit - 1) / limit;
+      };
+      const int needed =
+          std::max(tooLong ? spread(u.maxSteps, d.maxStepsPerThreadblock) : 0,
+                   tooManyPeers ? spread(u.maxPeersPerChannel, d.maxPeersPerChannel) : 0);
       channels = std::min(d.maxChannels, std::max(channels + 1, needed));
       continue;
     }

@@ -3,7 +3,8 @@
 // Lowering (DESIGN.md §3, msccl-format.md §8.3): Schedule -> Program for one runtime generation.
 // Assigns threadblocks and channels within the runtimes' rules (one send and one receive peer per
 // threadblock, unique (channel, peer) per direction, the dialect's threadblock and step limits:
-// more threadblocks or channels rather than exceeding them), fuses receive-then-send chains into
+// more threadblocks or channels rather than exceeding them; a transfer wider than the cnt limit
+// becomes several messages), fuses receive-then-send chains into
 // rcs / rrc / rrs / rrcs, orders and publishes dependencies from buffer hazards across
 // threadblocks (extra ones on nops, hasdep on every target) and replicates instances.
 // What it emits passes the whole checker whenever the Schedule itself is correct.

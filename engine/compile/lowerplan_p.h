@@ -121,11 +121,13 @@ struct Emitted {
 };
 Emitted emitProgram(const Plan& plan);
 
-/// Splits every transfer of more than one chunk into single-chunk transfers (instances
-/// interleave chunks, which only keeps multi-chunk ranges contiguous for one chunk).
-/// `originalId` maps every new transfer id to the id it was split from. New ids are given piece
-/// by piece (all second chunks, then all third chunks, …) so that rounds interleave the pieces.
-Schedule splitIntoSingleChunks(const Schedule& schedule, std::unordered_map<int, int>& originalId);
+/// Splits every transfer of more than `limit` chunks into pieces of at most `limit` chunks:
+/// single chunks for instances (which interleave chunks, so only one-chunk ranges stay
+/// contiguous), the runtime's cnt limit otherwise. `originalId` maps every transfer id to the id
+/// it was split from. New ids are given piece by piece (all second pieces, then all third
+/// pieces, …) so that rounds interleave the pieces.
+Schedule splitIntoPieces(const Schedule& schedule, int limit,
+                         std::unordered_map<int, int>& originalId);
 
 /// Replicates `program` `instances` times, msccl-tools style: threadblock t of instance i gets id
 /// t·I+i, channel C·i+chan, chunk x becomes x·I+i. `origins` is replicated alongside.

@@ -6,10 +6,12 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace cs::lowering {
 
@@ -102,13 +104,65 @@ private:
   std::vector<Owner> m_owner;
 };
 
+/// Distinct peers per (rank, channel) in one direction, as chains are given channels.
+class PeerLoad
+{
+public:
+  /// Peers `rank` has on `channel` once `peer` is added.
+  int after(int rank, int channel, int peer) const
+  {
+    const auto found = m_count.find(key(rank, channel));
+    const int now = found == m_count.end() ? 0 : found->second;
+    return now +
+           (m_pairs.contains(key(rank, channel) << 21 | static_cast<std::uint64_t>(peer)) ? 0 : 1);
+  }
+  void add(int rank, int channel, int peer)
+  {
+    if (m_pairs.insert(key(rank, channel) << 21 | static_cast<std::uint64_t>(peer)).second)
+      ++m_count[key(rank, channel)];
+  }
+
+private:
+  static std::uint64_t key(int rank, int channel)
+  {
+    return static_cast<std::uint64_t>(rank) << 21 | static_cast<std::uint64_t>(channel);
+  }
+  std::unordered_set<std::uint64_t> m_pairs;
+  std::unordered_map<std::uint64_t, int> m_count;
+};
+
+/// The channel for an unpinned chain whose first transfer is `head`: round-robin from `flow`,
+/// skipping channels where the sender or receiver would have more distinct peers than on another
+/// (with plain round-robin, an all-to-all over n ranks put all of a rank's peers on one channel
+/// whenever the channel count divides n).
+int leastCrowded(const Transfer& head, int flow, int channels, PeerLoad& sends, PeerLoad& recvs)
+{
+  int best = flow % channels;
+  int bestPeers = std::numeric_limits<int>::max();
+  for (int k = 0; k < channels && channels > 1; ++k) {
+    const int c = (flow + k) % channels;
+    const int peers = std::max(sends.after(head.src.rank, c, head.dst.rank),
+                               recvs.after(head.dst.rank, c, head.src.rank));
+    if (peers < bestPeers) {
+      best = c;
+      bestPeers = peers;
+    }
+  }
+  sends.add(head.src.rank, best, head.dst.rank);
+  recvs.add(head.dst.rank, best, head.src.rank);
+  return best;
+}
+
 // Fusion chains share one channel: a pinned one if any transfer of the chain is pinned, else
-// round-robin over `channels` so that long schedules spread over channels (and threadblocks).
+// round-robin over `channels` so that long schedules spread over channels (and threadblocks),
+// while no rank crowds its peers onto one channel (leastCrowded).
 void chooseChannels(Plan& plan, int channels)
 {
   const std::size_t n = plan.transfers.size();
   plan.channel.assign(n, -1);
   int flow = 0;
+  PeerLoad sends;
+  PeerLoad recvs;
   for (std::size_t i = 0; i < n; ++i) {
     if (plan.channel[i] >= 0)
       continue;
@@ -126,7 +180,11 @@ void chooseChannels(Plan& plan, int channels)
       chain.push_back(next);
       k = next;
     }
-    const int chosen = pinned >= 0 ? pinned : (plan.transfers[i].isLocal() ? 0 : flow++ % channels);
+    int chosen = pinned;
+    if (chosen < 0)
+      chosen = plan.transfers[i].isLocal()
+                   ? 0
+                   : leastCrowded(plan.transfers[i], flow++, channels, sends, recvs);
     for (std::size_t k : chain)
       plan.channel[k] = chosen;
   }

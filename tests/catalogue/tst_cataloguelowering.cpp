@@ -5,6 +5,7 @@
 
 #include "catalogue/catalogue.h"
 #include "check/checker.h"
+#include "compile/compileutil.h"
 #include "compile/lower.h"
 #include "support/corpus.h"
 
@@ -28,15 +29,8 @@ void Test_librarylowering::loweredProgramsPassTheChecker_data()
   QTest::addColumn<std::string>("key");
   QTest::addColumn<int>("ranks");
   for (const AlgorithmInfo& info : algorithmCatalog()) {
-    for (const int n : {2, 3, 4, 5, 8, 16, 64}) {
-      GeneratorOptions options;
-      options.ranks = n;
-      if (info.unsupported(options))
-        continue;
-      const QByteArray name = QByteArray(info.key.data(), static_cast<qsizetype>(info.key.size())) +
-                              " n=" + QByteArray::number(n);
-      QTest::newRow(name.constData()) << std::string(info.key) << n;
-    }
+    for (const int n : {2, 3, 4, 5, 8, 16, 64})
+      test::addCatalogueRow(info, n);
   }
 }
 

@@ -29,6 +29,7 @@ private slots:
   void writesValidXml_data();
   void writesValidXml();
   void writesDesignDocument();
+  void refusalNamesTheLimit();
 
 private:
   QTemporaryDir m_dir;
@@ -88,6 +89,26 @@ void Test_generatecommand::writesValidXml_data()
                                                "--group", "4"};
   QTest::newRow("ring 2 instances")
       << QStringList{"ring-allreduce", "--ranks", "6", "--instances", "2"};
+  // Its last step moves 128 blocks, wider than the runtime's cnt limit of 71.
+  QTest::newRow("bruck 256") << QStringList{"bruck-allgather", "--ranks", "256"};
+}
+
+void Test_generatecommand::refusalNamesTheLimit()
+{
+  // 71 peers each way plus the local copy of the own block: 143 threadblocks per rank, over
+  // RCCL's 64 but within the others'.
+  const QString file = m_dir.filePath("a2a.xml");
+  const Run run =
+      cstudio({"generate", "direct-alltoall", "--ranks", "72", "--dialect", "rccl", "-o", file});
+  QCOMPARE(run.exitCode, 1);
+  QVERIFY2(run.err.contains("a rank needs 143 threadblocks"), qPrintable(run.err));
+  QVERIFY2(run.err.contains("allows 64 per rank"), qPrintable(run.err));
+  QVERIFY2(run.err.contains("[lower.threadblocks]"), qPrintable(run.err));
+  QVERIFY2(run.err.contains("(it fits --dialect classic or executor)"), qPrintable(run.err));
+  QVERIFY2(
+      run.err.contains("all-to-all algorithms for 72 ranks: two-step-alltoall, bruck-alltoall"),
+      qPrintable(run.err));
+  QVERIFY(!QFile::exists(file));
 }
 
 void Test_generatecommand::writesValidXml()

@@ -1,5 +1,9 @@
 #include "compileutil.h"
 
+#include <QTest>
+
+Q_DECLARE_METATYPE(std::string)
+
 namespace cs::test {
 
 QStringList transferSummary(const Schedule& schedule)
@@ -27,6 +31,18 @@ std::vector<Diagnostic> errorsOf(const std::vector<Diagnostic>& diagnostics)
     if (d.severity == Severity::Error)
       errors.push_back(d);
   return errors;
+}
+
+bool addCatalogueRow(const AlgorithmInfo& info, int ranks)
+{
+  GeneratorOptions options;
+  options.ranks = ranks;
+  if (info.unsupported(options))
+    return false;
+  const QByteArray name = QByteArray(info.key.data(), static_cast<qsizetype>(info.key.size())) +
+                          " n=" + QByteArray::number(ranks);
+  QTest::newRow(name.constData()) << std::string(info.key) << ranks;
+  return true;
 }
 
 } // namespace cs::test

@@ -2,6 +2,7 @@
 
 // Comparisons shared by the compile tests.
 
+#include "catalogue/catalogue.h"
 #include "model/diagnostic.h"
 #include "model/schedule.h"
 
@@ -17,5 +18,8 @@ namespace cs::test {
 QStringList transferSummary(const Schedule& schedule);
 /// Only the error diagnostics, for QVERIFY2 messages.
 std::vector<Diagnostic> errorsOf(const std::vector<Diagnostic>& diagnostics);
+/// Adds the data row "KEY n=RANKS" (columns: std::string key, int ranks) when the algorithm
+/// exists for `ranks` ranks; returns whether it did.
+bool addCatalogueRow(const AlgorithmInfo& info, int ranks);
 
 } // namespace cs::test
