@@ -68,14 +68,16 @@ BlockedPosition blockedFromJson(const json& row)
   return at;
 }
 
-/// A run the watchdog stopped: when, where every threadblock stood, and the connection slots
-/// (keys absent for a run that ended; older readers ignore them).
+/// A run the watchdog stopped: when, where every threadblock stood; an executor run's connection
+/// slots and call mode (keys absent where unknown; older readers ignore them).
 void readStop(const json& object, Trace& trace)
 {
   if (object.contains("stoppedUs"))
     trace.stoppedUs = object.at("stoppedUs").get<double>();
   if (object.contains("connectionSlots"))
     trace.connectionSlots = object.at("connectionSlots").get<int>();
+  if (object.contains("callMode"))
+    trace.mode = object.at("callMode").get<bool>() ? CallMode::InPlace : CallMode::OutOfPlace;
   if (object.contains("blocked")) {
     for (const json& row : object.at("blocked"))
       trace.blocked.push_back(blockedFromJson(row));
@@ -88,6 +90,8 @@ void writeStop(const Trace& trace, json& object)
     object["stoppedUs"] = *trace.stoppedUs;
   if (trace.connectionSlots)
     object["connectionSlots"] = *trace.connectionSlots;
+  if (trace.mode)
+    object["callMode"] = *trace.mode == CallMode::InPlace; // true: in place
   if (!trace.blocked.empty()) {
     json blocked = json::array();
     for (const BlockedPosition& at : trace.blocked)

@@ -181,7 +181,7 @@ int printAt(ReplayOptions& options, const replay::ReplayIndex& index, const Topo
 {
   const Program& program = index.program();
   const Trace& trace = index.trace();
-  CallMode mode = declaredModes(program).front();
+  CallMode mode = trace.mode.value_or(declaredModes(program).front());
   if (options.inplace)
     mode = CallMode::InPlace;
   if (options.outofplace)
@@ -274,7 +274,9 @@ Runner addReplayCommand(CLI::App& app)
   command->add_option("--topology", options->topology,
                       "Preset or file giving routes to a measured trace's messages (default: the "
                       "design document's)");
-  command->add_flag("--inplace", options->inplace, "Buffers as called in place");
+  command->add_flag("--inplace", options->inplace,
+                    "Buffers as called in place (default: as the run was called, which the "
+                    "trace of an executor run records, else the program's first mode)");
   command->add_flag("--outofplace", options->outofplace, "Buffers as called out of place");
   addLoweringOptions(command, options->lowering);
   command->add_flag("--json", options->json, "Print JSON");

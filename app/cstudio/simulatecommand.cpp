@@ -198,7 +198,7 @@ int reportSimulation(const SimulateOptions& options, const Program& program,
 {
   if (!options.traceFile.empty() && result.ok) {
     std::ofstream out(options.traceFile, std::ios::binary);
-    out << writeChromeTrace(result.trace, &topology);
+    writeChromeTrace(result.trace, &topology, out);
     if (!out) {
       std::cerr << "cstudio simulate: cannot write " << options.traceFile << '\n';
       return UsageError;

@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <map>
+#include <ostream>
 #include <set>
+#include <sstream>
 #include <tuple>
 
 namespace cs {
@@ -15,6 +17,26 @@ namespace cs {
 namespace {
 
 using Json = nlohmann::json;
+
+/// The elements of traceEvents, written one by one as they are made: a trace of millions of
+/// events is never one document in memory.
+class EventList
+{
+public:
+  explicit EventList(std::ostream& out) : m_out(out) {}
+
+  void push_back(const Json& event)
+  {
+    if (!m_empty)
+      m_out << ',';
+    m_empty = false;
+    m_out << jsonText(event);
+  }
+
+private:
+  std::ostream& m_out;
+  bool m_empty = true;
+};
 
 /// Events of one connection end, in the order the threadblock ran them.
 using EndList = std::vector<std::size_t>;
@@ -41,7 +63,7 @@ std::string linkName(const Topology* topology, int linkId)
 }
 
 /// Process and thread names: "rank r", "tb t (channel c)".
-void appendNames(const Trace& trace, Json& events)
+void appendNames(const Trace& trace, EventList& events)
 {
   std::set<int> ranks;
   std::map<std::pair<int, int>, int> channelOfThread;
@@ -79,7 +101,7 @@ void appendNames(const Trace& trace, Json& events)
 using EndsByConnection = std::map<std::tuple<int, int, int>, EndList>;
 
 /// One complete ("X") event per trace event; collects each connection's sends and receives.
-void appendSlices(const Trace& trace, Json& events, EndsByConnection& sends,
+void appendSlices(const Trace& trace, EventList& events, EndsByConnection& sends,
                   EndsByConnection& receives)
 {
   for (std::size_t i = 0; i < trace.events.size(); ++i) {
@@ -112,7 +134,7 @@ void appendSlices(const Trace& trace, Json& events, EndsByConnection& sends,
 
 /// Flow arrows: the k-th send on a connection feeds its k-th receive.
 void appendFlows(const Trace& trace, EndsByConnection& sends, EndsByConnection& receives,
-                 Json& events)
+                 EventList& events)
 {
   long flowId = 0;
   for (auto& [key, sent] : sends) {
@@ -149,7 +171,8 @@ void appendFlows(const Trace& trace, EndsByConnection& sends, EndsByConnection& 
 }
 
 /// Counter ("C") events of each link's utilisation, in a "links" process of their own.
-void appendLinkCounters(const Trace& trace, const Topology* topology, int linksPid, Json& events)
+void appendLinkCounters(const Trace& trace, const Topology* topology, int linksPid,
+                        EventList& events)
 {
   bool anyCounter = false;
   for (const LinkUsage& usage : trace.links) {
@@ -185,6 +208,8 @@ Json otherData(const Trace& trace)
   Json other = {{"source", trace.source},    {"device", trace.device},
                 {"ranks", trace.ranks},      {"bytes", trace.bytes},
                 {"total_us", trace.totalUs}, {"links", std::move(linkBytes)}};
+  if (trace.mode)
+    other["call_mode"] = std::string(callModeName(*trace.mode));
   if (trace.connectionSlots)
     other["connection_slots"] = *trace.connectionSlots;
   if (trace.stoppedUs)
@@ -241,19 +266,27 @@ int chromeTraceLinksPid(const Trace& trace)
   return highest + 1;
 }
 
-std::string writeChromeTrace(const Trace& trace, const Topology* topology)
+void writeChromeTrace(const Trace& trace, const Topology* topology, std::ostream& out)
 {
-  Json events = Json::array();
+  // The members in the order a JSON library sorts them, so that the text is what a document of
+  // the whole trace would dump.
+  out << R"({"displayTimeUnit":"ns","otherData":)" << jsonText(otherData(trace))
+      << R"(,"traceEvents":[)";
+  EventList events(out);
   appendNames(trace, events);
   EndsByConnection sends;
   EndsByConnection receives;
   appendSlices(trace, events, sends, receives);
   appendFlows(trace, sends, receives, events);
   appendLinkCounters(trace, topology, chromeTraceLinksPid(trace), events);
-  const Json root = {{"traceEvents", std::move(events)},
-                     {"displayTimeUnit", "ns"},
-                     {"otherData", otherData(trace)}};
-  return jsonText(root) + "\n";
+  out << "]}\n";
+}
+
+std::string writeChromeTrace(const Trace& trace, const Topology* topology)
+{
+  std::ostringstream out;
+  writeChromeTrace(trace, topology, out);
+  return std::move(out).str();
 }
 
 } // namespace cs

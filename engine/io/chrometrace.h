@@ -14,6 +14,7 @@
 #include "model/topology.h"
 #include "model/trace.h"
 
+#include <iosfwd>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,6 +23,9 @@ namespace cs {
 
 /// The JSON text. `topology`, when given, names the link tracks ("GPU0 - NVSwitch").
 std::string writeChromeTrace(const Trace& trace, const Topology* topology = nullptr);
+/// The same text written to `out` as it is made (a file of a long run: the text of a trace of
+/// millions of events is gigabytes).
+void writeChromeTrace(const Trace& trace, const Topology* topology, std::ostream& out);
 
 /// The pid of the "links" process: one past the highest rank.
 int chromeTraceLinksPid(const Trace& trace);

@@ -48,6 +48,12 @@ void readRunFacts(const Json& other, Trace& trace)
     trace.source = other["source"].get<std::string>();
   if (other.contains("device") && other["device"].is_string())
     trace.device = other["device"].get<std::string>();
+  if (other.contains("call_mode") && other["call_mode"].is_string()) {
+    for (const CallMode mode : {CallMode::InPlace, CallMode::OutOfPlace}) {
+      if (other["call_mode"].get_ref<const std::string&>() == callModeName(mode))
+        trace.mode = mode;
+    }
+  }
   if (other.contains("ranks") && other["ranks"].is_number_integer()) {
     const std::int64_t ranks = other["ranks"].get<std::int64_t>();
     if (ranks > 0 && ranks <= kMaxRanks)

@@ -5,6 +5,7 @@
 // the visualizer replays it, storage keeps it, and io/chrometrace writes it as Chrome Trace Event
 // JSON for Perfetto. Times are microseconds from the start of the run.
 
+#include "buffergeometry.h"
 #include "program.h"
 
 #include <cmath>
@@ -111,6 +112,10 @@ struct Trace {
   double totalUs = 0;     ///< end of the last event
   std::vector<TraceEvent> events;
   std::vector<LinkUsage> links;
+  /// How the collective was called (executor runs): which buffers a replay shows the result in.
+  /// Absent where unknown (simulated runs, older files): a replay assumes the program's first
+  /// declared mode.
+  std::optional<CallMode> mode;
   /// Messages a connection held (executor runs; the checker's fifoSlots); absent: unknown.
   std::optional<int> connectionSlots;
   /// A run the watchdog stopped (or a cancelled one): when, in µs (events holds what completed

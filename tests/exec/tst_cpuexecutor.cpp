@@ -337,6 +337,7 @@ private slots:
     QCOMPARE(result.trace.events.size(), std::size_t(ranks * 2 * steps * 4));
     QCOMPARE(result.trace.source, std::string("cpu"));
     QCOMPARE(result.trace.ranks, ranks);
+    QCOMPARE(result.trace.mode, std::optional<CallMode>(result.mode)); // how a replay shows it
     std::set<std::tuple<int, int, int, int>> keys;
     std::int64_t bytes = 0;
     for (const TraceEvent& event : result.trace.events) {

@@ -102,6 +102,7 @@ private slots:
     if (!withEvents)
       written.events.clear();
     written.connectionSlots = 1;
+    written.mode = CallMode::OutOfPlace;
     written.stoppedUs = written.totalUs + 1000.5;
     written.blocked.push_back({0, 0, 1, 0, BlockedOn::Room, 1, 0, -1, -1});
     written.blocked.push_back({2, 1, 3, 2, BlockedOn::Message, 1, 1, -1, -1});
@@ -109,6 +110,7 @@ private slots:
     const TraceReadResult read = readChromeTrace(writeChromeTrace(written));
     QVERIFY2(read.trace, qPrintable(messageOf(read)));
     QCOMPARE(read.trace->connectionSlots, std::optional<int>(1));
+    QCOMPARE(read.trace->mode, std::optional<CallMode>(CallMode::OutOfPlace));
     QCOMPARE(read.trace->stoppedUs, written.stoppedUs);
     QCOMPARE(read.trace->blocked.size(), written.blocked.size());
     for (std::size_t i = 0; i < written.blocked.size(); ++i)
@@ -120,6 +122,7 @@ private slots:
     QVERIFY(ended.trace);
     QVERIFY(!ended.trace->stoppedUs);
     QVERIFY(ended.trace->blocked.empty());
+    QVERIFY(!ended.trace->mode); // simulated: no call recorded
   }
 
   void badInputIsRefusedWithWhereAndWhat_data()

@@ -354,6 +354,7 @@ void Test_storage::runsAndTraces()
   trace.verification.reset();
   trace.stoppedUs = 40.5;
   trace.connectionSlots = 1;
+  trace.mode = CallMode::OutOfPlace;
   trace.blocked = {{0, 0, 1, 0, BlockedOn::Room, 1, 0, -1, -1},
                    {1, 2, 3, 4, BlockedOn::Flag, -1, 0, 1, 2}};
   Result<std::int64_t> hungRun = library.addRun(run, &trace);
@@ -362,6 +363,7 @@ void Test_storage::runsAndTraces()
   QVERIFY(hungBack.ok());
   QCOMPARE(hungBack->stoppedUs, std::optional<double>(40.5));
   QCOMPARE(hungBack->connectionSlots, std::optional<int>(1));
+  QCOMPARE(hungBack->mode, std::optional<CallMode>(CallMode::OutOfPlace));
   QCOMPARE(hungBack->blocked.size(), std::size_t{2});
   QVERIFY(*hungBack == trace);
 

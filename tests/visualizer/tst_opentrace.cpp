@@ -25,11 +25,14 @@ using namespace cs::editor;
 
 namespace {
 
-/// Simulates `program` on the ring-4 preset and writes its Chrome trace to `path`.
-bool writeSimulatedTrace(const Program& program, const QString& path)
+/// Simulates `program` on the ring-4 preset and writes its Chrome trace to `path`, recorded as
+/// called in `mode` when given (as an executor's trace is).
+bool writeSimulatedTrace(const Program& program, const QString& path,
+                         std::optional<CallMode> mode = std::nullopt)
 {
   const Topology topology = *makePresetTopology("ring-4");
-  const SimResult result = simulateProgram(program, topology, SimOptions{});
+  SimResult result = simulateProgram(program, topology, SimOptions{});
+  result.trace.mode = mode;
   return cs::test::writeFile(path,
                              QByteArray::fromStdString(writeChromeTrace(result.trace, &topology)));
 }
@@ -44,6 +47,7 @@ private slots:
   void initTestCase();
   void opensAReplayOfTheDocumentsProgram();
   void refusesATraceOfAnotherProgram();
+  void buffersShowTheRunAsItWasCalled();
   void actionInTheReplayMenu();
 
 private:
@@ -74,6 +78,24 @@ void Test_opentrace::opensAReplayOfTheDocumentsProgram()
   QVERIFY(replay->windowTitle().contains("ring4.json"));
   replay->close(); // deletes itself
   QTRY_VERIFY(!m_window->replayWindow());
+}
+
+void Test_opentrace::buffersShowTheRunAsItWasCalled()
+{
+  // The program's first declared mode where the trace says nothing; the recorded one otherwise.
+  const Program& program = *m_window->document()->shownProgram();
+  const CallMode declared = declaredModes(program).front();
+  const CallMode other = declared == CallMode::InPlace ? CallMode::OutOfPlace : CallMode::InPlace;
+  for (const std::optional<CallMode> recorded : {std::optional<CallMode>(), std::optional(other)}) {
+    const QString path = m_dir.filePath("moded.json");
+    QVERIFY(writeSimulatedTrace(program, path, recorded));
+    QCOMPARE(m_window->openTrace(path), QString());
+    auto* replay = qobject_cast<visualizer::ReplayWindow*>(m_window->replayWindow());
+    QVERIFY(replay);
+    QCOMPARE(replay->session()->buffers().mode(), recorded.value_or(declared));
+    replay->close();
+    QTRY_VERIFY(!m_window->replayWindow());
+  }
 }
 
 void Test_opentrace::refusesATraceOfAnotherProgram()

@@ -11,6 +11,7 @@ ReplayOpen ReplaySession::open(const Program& program, Trace trace,
                                std::optional<Topology> topology, CallMode mode)
 {
   ReplayOpen result;
+  mode = trace.mode.value_or(mode);
   replay::ReplayBuild built =
       replay::ReplayIndex::build(program, std::move(trace), topology ? &*topology : nullptr);
   result.diagnostics = std::move(built.diagnostics);

@@ -42,7 +42,8 @@ class ReplaySession : public QObject
 
 public:
   /// Indexes `trace` of `program` (routes from `topology` when given). Never throws; a trace that
-  /// does not fit the program gives no session and replay.* diagnostics.
+  /// does not fit the program gives no session and replay.* diagnostics. The buffers show the
+  /// result as the run was called (Trace::mode), else as `mode` says.
   static ReplayOpen open(const Program& program, Trace trace, std::optional<Topology> topology,
                          CallMode mode);
   /// Reads a Chrome trace file written by `cstudio run|simulate --trace` and opens it.

@@ -12,6 +12,7 @@ namespace {
 void completeTrace(const ExecOptions& options, RunBackend& backend, Trace& trace)
 {
   trace.bytes = options.bytes;
+  trace.mode = backend.results().plan.mode;
   trace.connectionSlots = backend.results().plan.connectionSlots;
 }
 

@@ -7,7 +7,8 @@
 //   seek:  the session's state at a new t (ReplayIndex::at plus the views' slots). Goal <= 5 ms.
 //   open:  a trace file of >= 1,000,000 events read, validated and indexed by
 //          ReplaySession::openFile in a fresh process: time (goal <= 2 s) and the resident memory
-//          it added (goal <= 250 MB). Baseline: reading the file's bytes.
+//          it added (goal <= 250 MB); with --open-events 10000000, goal <= 20 s. Baseline:
+//          reading the file's bytes.
 //
 //   cs_playbackbench [--ranks N] [--events N] [--frames N] [--open-events N] [--no-open]
 //                    [--keep FILE]   (write the large trace to FILE and keep it)
@@ -155,13 +156,21 @@ int benchOpen(const Options& options)
   std::printf("  open a %lld-event trace file (%.0f MB) in a fresh process:\n", figures->events,
               static_cast<double>(QFileInfo(path).size()) / 1e6);
   std::printf("  %-52s %8.1f ms\n", "baseline: read the file's bytes", figures->readMs);
-  std::printf("  %-52s %8.1f ms   goal <= 2000 ms: %s   ratio %.1fx baseline\n",
-              "open: parse + validate + index + buffer replay", figures->openMs,
-              figures->openMs <= 2000 ? "met" : "MISSED",
+  // The goals: 1,000,000 events in 2 s and 250 MB, 10,000,000 in 20 s.
+  const bool tenMillion = figures->events >= 10000000;
+  const double goalMs = tenMillion ? 20000 : 2000;
+  std::printf("  %-52s %8.1f ms   goal <= %.0f ms: %s   ratio %.1fx baseline\n",
+              "open: parse + validate + index + buffer replay", figures->openMs, goalMs,
+              figures->openMs <= goalMs ? "met" : "MISSED",
               figures->readMs > 0 ? figures->openMs / figures->readMs : 0.0);
-  std::printf("  %-52s %8.1f MB   goal <= 250 MB: %s (peak of the process %.1f MB)\n",
-              "resident memory the open added", mb, mb <= 250 ? "met" : "MISSED",
-              static_cast<double>(figures->peakKiB) / 1024.0);
+  if (tenMillion)
+    std::printf("  %-52s %8.1f MB   (peak of the process %.1f MB)\n",
+                "resident memory the open added", mb,
+                static_cast<double>(figures->peakKiB) / 1024.0);
+  else
+    std::printf("  %-52s %8.1f MB   goal <= 250 MB: %s (peak of the process %.1f MB)\n",
+                "resident memory the open added", mb, mb <= 250 ? "met" : "MISSED",
+                static_cast<double>(figures->peakKiB) / 1024.0);
   return 0;
 }
 

@@ -52,11 +52,9 @@ bool writeRingTraceFile(int ranks, long long events, const QString& path)
   const std::optional<Trace> trace = simulateTraceOfAtLeast(program, *topology, events);
   if (!trace)
     return false;
-  const std::string text = writeChromeTrace(*trace, &*topology);
-  QFile file(path);
-  return file.open(QIODevice::WriteOnly) &&
-         file.write(text.data(), static_cast<qint64>(text.size())) ==
-             static_cast<qint64>(text.size());
+  std::ofstream file(path.toStdString(), std::ios::binary);
+  writeChromeTrace(*trace, &*topology, file);
+  return static_cast<bool>(file);
 }
 
 int openTraceAndReport(int ranks, const QString& path)
