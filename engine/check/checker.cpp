@@ -48,17 +48,3 @@ std::vector<Diagnostic> checkProgram(const Program& program, const CheckOptions&
 }
 
 } // namespace cs
-
-namespace cs {
-
-bool acceptedBy(const Program& program, DialectId target)
-{
-  CheckOptions options;
-  options.dialect = target;
-  options.semantic = false;
-  const std::vector<Diagnostic> diagnostics = checkProgram(program, options);
-  return std::none_of(diagnostics.begin(), diagnostics.end(),
-                      [](const Diagnostic& d) { return d.severity == Severity::Error; });
-}
-
-} // namespace cs
