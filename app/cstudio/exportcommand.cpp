@@ -19,6 +19,7 @@ struct ExportOptions {
   std::string input;
   std::string output;
   std::string dialect = "executor";
+  bool json = false;
   LoweringChoice lowering;
 };
 
@@ -46,8 +47,17 @@ int runLift(const ExportOptions& options)
     std::cerr << "cstudio export: " << failure << '\n';
     return UsageError;
   }
-  std::cout << "wrote " << options.output << ": " << document.schedule.transfers.size()
-            << " transfers in " << document.schedule.stepCount() << " steps\n";
+  if (options.json)
+    std::cout << jsonText({{"input", options.input},
+                           {"output", options.output},
+                           {"written", true},
+                           {"transfers", document.schedule.transfers.size()},
+                           {"steps", document.schedule.stepCount()}},
+                          2)
+              << '\n';
+  else
+    std::cout << "wrote " << options.output << ": " << document.schedule.transfers.size()
+              << " transfers in " << document.schedule.stepCount() << " steps\n";
   return Ok;
 }
 
@@ -72,6 +82,37 @@ std::vector<Diagnostic> targetErrors(const std::string& text, DialectId target)
   return errors;
 }
 
+nlohmann::json changeJson(const ValueChange& change)
+{
+  const auto text = [](const std::optional<std::string>& value) {
+    return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+  };
+  return {{"attribute", change.attribute},
+          {"from", text(change.from)},
+          {"to", text(change.to)},
+          {"severity", std::string(severityName(change.severity))},
+          {"why", change.why}};
+}
+
+// {"input","output","dialect","written","changes":[…],"notes":[…],"errors":[…]}: what the
+// conversion changed (also when it then refused to write), the writer's notes, and the target
+// runtime's errors that stopped the write.
+void printExportJson(const ExportOptions& options, const WriteResult& written,
+                     const std::vector<Diagnostic>& errors, bool wrote)
+{
+  nlohmann::json changes = nlohmann::json::array();
+  for (const ValueChange& change : written.changes)
+    changes.push_back(changeJson(change));
+  const nlohmann::json object = {{"input", options.input},
+                                 {"output", options.output},
+                                 {"dialect", options.dialect},
+                                 {"written", wrote},
+                                 {"changes", changes},
+                                 {"notes", diagnosticsToJson(written.notes)},
+                                 {"errors", diagnosticsToJson(errors)}};
+  std::cout << jsonText(object, 2) << '\n';
+}
+
 int runExport(const ExportOptions& options)
 {
   if (isDesignPath(options.output) && !isDesignPath(options.input))
@@ -81,12 +122,16 @@ int runExport(const ExportOptions& options)
   if (!input.program)
     return UsageError;
   const WriteResult written = writeMscclXml(*input.program, {target});
-  printDiagnostics(std::cerr, options.output, written.notes);
 
   // A file the runtime refuses is worse than none: MSCCL skips it silently or fails to start
-  // (msccl-format pitfall P1). Say why and write nothing.
+  // (msccl-format pitfall P1). Say why and write nothing; the writer's notes ("written as …")
+  // would describe a file that does not exist, so they are not printed.
   const std::vector<Diagnostic> errors = targetErrors(written.text, target);
   if (!errors.empty()) {
+    if (options.json) {
+      printExportJson(options, written, errors, false);
+      return Problems;
+    }
     printDiagnostics(std::cerr, options.output, errors);
     std::cout << "not written: " << dialect(target).title << " would reject " << options.output
               << ": " << countSummary(errors) << '\n';
@@ -97,7 +142,18 @@ int runExport(const ExportOptions& options)
     std::cerr << "cstudio export: " << failure << '\n';
     return UsageError;
   }
-  std::cout << "wrote " << options.output << " for " << dialect(target).title << '\n';
+  if (options.json) {
+    printExportJson(options, written, errors, true);
+    return Ok;
+  }
+  // Every value converted, filled in or dropped is one note: "maxBytes 409600 -> 409599: …".
+  printDiagnostics(std::cerr, options.output, written.notes);
+  std::cout << "wrote " << options.output << " for " << dialect(target).title;
+  if (!written.changes.empty())
+    std::cout << ", " << written.changes.size()
+              << (written.changes.size() == 1 ? " value" : " values")
+              << " changed (listed in the notes)";
+  std::cout << '\n';
   return Ok;
 }
 
@@ -120,8 +176,12 @@ Runner addExportCommand(CLI::App& app)
   command->add_option("--dialect", options->dialect, "Target runtime")
       ->check(CLI::IsMember({"classic", "executor", "rccl"}))
       ->capture_default_str();
+  command->add_flag("--json", options->json,
+                    "Print a JSON object: written or not, every value changed, notes, errors");
   addLoweringOptions(command, options->lowering);
-  command->footer("Exit status: 0 written and accepted by the target runtime, 1 not written "
+  command->footer("Every value converted, filled in or dropped for the target runtime is listed "
+                  "(maxBytes 409600 -> 409599). Exit status: 0 written and loaded by the target "
+                  "runtime (dropping an attribute no runtime reads is a warning), 1 not written "
                   "because the runtime would reject it, 2 usage error or unreadable input.");
   return [options] { return runExport(*options); };
 }
