@@ -4,6 +4,7 @@
 
 #include "check/checker.h"
 #include "compile/lift.h"
+#include "io/bytesize.h"
 #include "io/designdocument.h"
 #include "io/mscclxmlreader.h"
 #include "io/mscclxmlwriter.h"
@@ -20,6 +21,7 @@ struct ExportOptions {
   std::string output;
   std::string dialect = "executor";
   bool json = false;
+  std::string maxBytes; ///< --max-bytes: largest call size, "64M" and the like
   LoweringChoice lowering;
 };
 
@@ -61,9 +63,10 @@ int runLift(const ExportOptions& options)
   return Ok;
 }
 
-// The errors the target runtime would report on `text`: judge the text as written, not the
-// program it came from.
-std::vector<Diagnostic> targetErrors(const std::string& text, DialectId target)
+// What the target runtime would report on `text`, errors and warnings (a warning says what loads
+// but hurts at run time, such as the scratch the classic runtime reserves): judge the text as
+// written, not the program it came from.
+std::vector<Diagnostic> targetProblems(const std::string& text, DialectId target, Severity severity)
 {
   const ReadResult exported = readMscclXml(text);
   CheckOptions check;
@@ -74,12 +77,12 @@ std::vector<Diagnostic> targetErrors(const std::string& text, DialectId target)
     const std::vector<Diagnostic> found = checkProgram(*exported.program, check);
     problems.insert(problems.end(), found.begin(), found.end());
   }
-  std::vector<Diagnostic> errors;
+  std::vector<Diagnostic> kept;
   for (const Diagnostic& d : problems) {
-    if (d.severity == Severity::Error)
-      errors.push_back(d);
+    if (d.severity == severity)
+      kept.push_back(d);
   }
-  return errors;
+  return kept;
 }
 
 nlohmann::json changeJson(const ValueChange& change)
@@ -94,11 +97,12 @@ nlohmann::json changeJson(const ValueChange& change)
           {"why", change.why}};
 }
 
-// {"input","output","dialect","written","changes":[…],"notes":[…],"errors":[…]}: what the
-// conversion changed (also when it then refused to write), the writer's notes, and the target
-// runtime's errors that stopped the write.
+// {"input","output","dialect","written","changes":[…],"notes":[…],"errors":[…],"warnings":[…]}:
+// what the conversion changed (also when it then refused to write), the writer's notes, the
+// target runtime's errors that stopped the write, and its warnings on the file written.
 void printExportJson(const ExportOptions& options, const WriteResult& written,
-                     const std::vector<Diagnostic>& errors, bool wrote)
+                     const std::vector<Diagnostic>& errors, const std::vector<Diagnostic>& warnings,
+                     bool wrote)
 {
   nlohmann::json changes = nlohmann::json::array();
   for (const ValueChange& change : written.changes)
@@ -109,7 +113,8 @@ void printExportJson(const ExportOptions& options, const WriteResult& written,
                                  {"written", wrote},
                                  {"changes", changes},
                                  {"notes", diagnosticsToJson(written.notes)},
-                                 {"errors", diagnosticsToJson(errors)}};
+                                 {"errors", diagnosticsToJson(errors)},
+                                 {"warnings", diagnosticsToJson(warnings)}};
   std::cout << jsonText(object, 2) << '\n';
 }
 
@@ -121,15 +126,24 @@ int runExport(const ExportOptions& options)
   const ProgramInput input = readProgramInput(options.input, target, options.lowering, "exporting");
   if (!input.program)
     return UsageError;
-  const WriteResult written = writeMscclXml(*input.program, {target});
+  WriteOptions write{.dialect = target, .maxCallBytes = std::nullopt};
+  if (!options.maxBytes.empty()) {
+    write.maxCallBytes = parseByteSize(options.maxBytes);
+    if (!write.maxCallBytes) {
+      std::cerr << "cstudio export: --max-bytes " << options.maxBytes
+                << " is not a size (4096, 64K, 256M, 1G)\n";
+      return UsageError;
+    }
+  }
+  const WriteResult written = writeMscclXml(*input.program, write);
 
   // A file the runtime refuses is worse than none: MSCCL skips it silently or fails to start
   // (msccl-format pitfall P1). Say why and write nothing; the writer's notes ("written as …")
   // would describe a file that does not exist, so they are not printed.
-  const std::vector<Diagnostic> errors = targetErrors(written.text, target);
+  const std::vector<Diagnostic> errors = targetProblems(written.text, target, Severity::Error);
   if (!errors.empty()) {
     if (options.json) {
-      printExportJson(options, written, errors, false);
+      printExportJson(options, written, errors, {}, false);
       return Problems;
     }
     printDiagnostics(std::cerr, options.output, errors);
@@ -142,12 +156,14 @@ int runExport(const ExportOptions& options)
     std::cerr << "cstudio export: " << failure << '\n';
     return UsageError;
   }
+  const std::vector<Diagnostic> warnings = targetProblems(written.text, target, Severity::Warning);
   if (options.json) {
-    printExportJson(options, written, errors, true);
+    printExportJson(options, written, errors, warnings, true);
     return Ok;
   }
   // Every value converted, filled in or dropped is one note: "maxBytes 409600 -> 409599: …".
   printDiagnostics(std::cerr, options.output, written.notes);
+  printDiagnostics(std::cerr, options.output, warnings);
   std::cout << "wrote " << options.output << " for " << dialect(target).title;
   if (!written.changes.empty())
     std::cout << ", " << written.changes.size()
@@ -176,6 +192,11 @@ Runner addExportCommand(CLI::App& app)
   command->add_option("--dialect", options->dialect, "Target runtime")
       ->check(CLI::IsMember({"classic", "executor", "rccl"}))
       ->capture_default_str();
+  command
+      ->add_option("--max-bytes", options->maxBytes,
+                   "Largest call size the exported algorithm is selected for (4096, 64K, 256M): "
+                   "caps maxBytes, and with it the scratch the classic runtime reserves")
+      ->type_name("SIZE");
   command->add_flag("--json", options->json,
                     "Print a JSON object: written or not, every value changed, notes, errors");
   addLoweringOptions(command, options->lowering);

@@ -29,6 +29,7 @@ std::vector<Diagnostic> checkProgram(const Program& program, const CheckOptions&
   passes::checkStructure(program, target, out);
   passes::checkLimits(program, target, out);
   passes::checkSelection(program, target, out);
+  passes::checkRunTimeCosts(program, target, out);
   passes::checkMatching(program, out);
   passes::checkDependencies(program, out);
   if (options.semantic) {

@@ -59,6 +59,25 @@ std::string acceptedSpellings(const Dialect& dialect)
   return text;
 }
 
+// Why a spelled coll is not this runtime's.
+std::string unknownCollText(const Program& program, const Dialect& dialect)
+{
+  std::string text = cat("coll \"", program.collSpelling, "\" is unknown to ", dialect.title);
+  const std::optional<Collective> collective = parseCollective(program.collSpelling);
+  if (!collective)
+    return cat(text, "; it accepts ", acceptedSpellings(dialect));
+  if (const std::optional<std::string_view> own = dialect.collSpelling(*collective))
+    return cat(text, ", which spells this collective \"", *own,
+               "\" (msccl-format §2.1, pitfall P3)");
+  if (*collective == Collective::Custom)
+    return cat(text,
+               ", which has no custom collective; declare the collective the "
+               "algorithm implements (one of ",
+               acceptedSpellings(dialect), ") or target the classic runtime (pitfall P3)");
+  return cat(text, ", which has no ", collectiveTitle(*collective), " collective; it accepts ",
+             acceptedSpellings(dialect));
+}
+
 // select.coll (msccl-format §2.1, pitfall P3).
 void checkColl(const Program& program, const Dialect& dialect, Reporter& report)
 {
@@ -78,20 +97,7 @@ void checkColl(const Program& program, const Dialect& dialect, Reporter& report)
   if (dialect.acceptsCollSpelling(program.collSpelling))
     return;
   report.error("select.coll", algoLocation(program, "coll"), [&] {
-    std::string text = cat("coll \"", program.collSpelling, "\" is unknown to ", dialect.title);
-    const std::optional<Collective> collective = parseCollective(program.collSpelling);
-    if (!collective)
-      return cat(text, "; it accepts ", acceptedSpellings(dialect));
-    if (const std::optional<std::string_view> own = dialect.collSpelling(*collective))
-      return cat(text, ", which spells this collective \"", *own,
-                 "\" (msccl-format §2.1, pitfall P3)");
-    if (*collective == Collective::Custom)
-      return cat(text,
-                 ", which has no custom collective; declare the collective the "
-                 "algorithm implements (one of ",
-                 acceptedSpellings(dialect), ") or target the classic runtime (pitfall P3)");
-    return cat(text, ", which has no ", collectiveTitle(*collective), " collective; it accepts ",
-               acceptedSpellings(dialect));
+    return cat(unknownCollText(program, dialect), ": ", missingConsequence(dialect));
   });
 }
 

@@ -284,9 +284,27 @@ void writeExtraAttributes(const Program& program, const Dialect& target, Emitter
   }
 }
 
-void writeAlgoAttributes(const Program& program, const Dialect& target, Emitter& emit,
+// The cap of WriteOptions::maxCallBytes, where the target would select larger calls.
+void capMaxBytes(const Dialect& target, std::optional<std::int64_t> cap, SizeBounds& bounds,
+                 ChangeLog& log)
+{
+  if (!cap || *cap < 0 || *cap == std::numeric_limits<std::int64_t>::max())
+    return;
+  const std::optional<std::int64_t> upper = target.largestSelectedBytes(bounds.maxBytes);
+  if (upper && *upper <= *cap)
+    return;
+  const std::int64_t written = target.maxBytesInclusive ? *cap : *cap + 1;
+  log.change("export.max-bytes",
+             {"maxBytes", bytesText(bounds.maxBytes), Emitter::decimal(written), Severity::Info,
+              "capped so that " + std::string(target.title) + " selects it for calls of at most " +
+                  Emitter::decimal(*cap) + " bytes"});
+  bounds.maxBytes = written;
+}
+
+void writeAlgoAttributes(const Program& program, const WriteOptions& options, Emitter& emit,
                          ChangeLog& log)
 {
+  const Dialect& target = dialect(options.dialect);
   writeName(program, target, emit, log);
   emit.attribute("proto", protocolName(program.proto));
   emit.attribute("nchannels", program.nchannels);
@@ -295,7 +313,8 @@ void writeAlgoAttributes(const Program& program, const Dialect& target, Emitter&
   writeColl(program, target, emit, log);
   writeModes(program, target, emit, log);
 
-  const SizeBounds bounds = convertSizeBounds(program, target, log);
+  SizeBounds bounds = convertSizeBounds(program, target, log);
+  capMaxBytes(target, options.maxCallBytes, bounds, log);
   const auto emitBound = [&](const char* attribute, std::optional<std::int64_t> written,
                              std::optional<std::int64_t> given) {
     if (!written)
@@ -341,7 +360,6 @@ std::string describeChange(const ValueChange& change)
 
 WriteResult writeMscclXml(const Program& program, const WriteOptions& options)
 {
-  const Dialect& target = dialect(options.dialect);
   WriteResult result;
   Diagnostics notes;
   ChangeLog log(notes, result.changes);
@@ -350,7 +368,7 @@ WriteResult writeMscclXml(const Program& program, const WriteOptions& options)
   Emitter emit(out);
 
   emit.open(0, "algo");
-  writeAlgoAttributes(program, target, emit, log);
+  writeAlgoAttributes(program, options, emit, log);
   emit.endOpen();
   for (const Gpu& gpu : program.gpus) {
     emit.open(2, "gpu");

@@ -18,6 +18,10 @@ namespace cs {
 
 struct WriteOptions {
   DialectId dialect = DialectId::Executor;
+  /// The largest call size in bytes the algorithm should be selected for: maxBytes is capped so
+  /// that the target selects it for no larger call (written as N + 1 for the classic runtime,
+  /// whose bound is exclusive). The classic runtime reserves scratch for that size up front.
+  std::optional<std::int64_t> maxCallBytes = std::nullopt;
 };
 
 /// One <algo> value the writer changed for the target runtime, e.g. maxBytes 409600 -> 409599
