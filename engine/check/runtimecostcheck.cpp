@@ -1,11 +1,11 @@
 #include "passes_p.h"
 
-#include "../io/bytesize.h"
 #include "staticcheckutil_p.h"
 
 #include <algorithm>
 #include <cstdint>
-#include <limits>
+#include <cstdio>
+#include <string>
 
 namespace cs::passes {
 
@@ -14,6 +14,14 @@ namespace {
 // Scratch the classic runtime reserves per rank that is worth a warning: a quarter of a
 // 4 GiB-per-rank figure, still more than most jobs expect a collective library to take.
 constexpr std::int64_t kLargeScratchBytes = std::int64_t{1} << 30;
+
+// "4.00 GiB": the scale a scratch buffer worth a warning is counted in.
+std::string gibibytes(long double bytes)
+{
+  char text[48];
+  std::snprintf(text, sizeof text, "%.2Lf GiB", bytes / static_cast<long double>(1 << 30));
+  return text;
+}
 
 // limit.scratch-size: the classic runtime sizes the scratch buffer once, when it loads the file,
 // for the largest size the algorithm may be selected for: maxBytes × s_chunks / nchunksperloop
@@ -36,17 +44,13 @@ void checkClassicScratch(const Program& program, const Dialect& dialect, Reporte
       static_cast<long double>(maxBytes) * largest->scratchChunks / program.nchunksperloop;
   if (bytes < static_cast<long double>(kLargeScratchBytes))
     return;
-  const std::int64_t rounded =
-      bytes >= static_cast<long double>(std::numeric_limits<std::int64_t>::max())
-          ? std::numeric_limits<std::int64_t>::max()
-          : static_cast<std::int64_t>(bytes);
   report.warning("limit.scratch-size", gpuLocation(*largest, "s_chunks"), [&] {
     return cat(dialect.title,
                " reserves scratch for the largest size it may select the algorithm "
                "for, when it loads the file: maxBytes=",
                maxBytes, program.maxBytes ? "" : " (the default)",
                " × s_chunks=", largest->scratchChunks, " / nchunksperloop=", program.nchunksperloop,
-               " = ", formatByteSize(rounded), " on rank ", largest->id,
+               " = ", gibibytes(bytes), " on rank ", largest->id,
                ". Cap the call sizes it serves with a smaller maxBytes (cstudio export "
                "--dialect classic --max-bytes SIZE)");
   });

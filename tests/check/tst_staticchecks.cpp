@@ -1030,11 +1030,8 @@ void Test_staticchecks::corpusManifest()
     const QString text = line.mid(oldPart, newPart > oldPart ? newPart - oldPart : -1);
     if (text.contains("unknown to old runtime"))
       expected << "select.coll";
-    // The classic loader refuses minBytes above maxBytes before any selection
-    // (`WARN("MSCCL: minBytes cannot be greater than maxBytes.")`).
-    const bool minAboveMax = program.minBytes.value_or(0) > program.maxBytes.value_or(1 << 27);
-    if (text.contains("maxBytes=0 means \"never selected\""))
-      expected << (minAboveMax ? "limit.size-bounds" : "select.never");
+    if (text.contains("maxBytes=0 means \"never selected\"")) // minBytes > 0: min > max, refused
+      expected << (program.minBytes.value_or(0) > 0 ? "limit.size-bounds" : "select.never");
     if (text.contains("inconsistent with nchunksperloop"))
       expected << "limit.chunks-per-loop";
   }
