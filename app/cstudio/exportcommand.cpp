@@ -4,6 +4,7 @@
 
 #include "check/checker.h"
 #include "compile/lift.h"
+#include "io/bytesize.h"
 #include "io/designdocument.h"
 #include "io/mscclxmlreader.h"
 #include "io/mscclxmlwriter.h"
@@ -19,6 +20,8 @@ struct ExportOptions {
   std::string input;
   std::string output;
   std::string dialect = "executor";
+  bool json = false;
+  std::string maxBytes; ///< --max-bytes: largest call size, "64M" and the like
   LoweringChoice lowering;
 };
 
@@ -46,14 +49,24 @@ int runLift(const ExportOptions& options)
     std::cerr << "cstudio export: " << failure << '\n';
     return UsageError;
   }
-  std::cout << "wrote " << options.output << ": " << document.schedule.transfers.size()
-            << " transfers in " << document.schedule.stepCount() << " steps\n";
+  if (options.json)
+    std::cout << jsonText({{"input", options.input},
+                           {"output", options.output},
+                           {"written", true},
+                           {"transfers", document.schedule.transfers.size()},
+                           {"steps", document.schedule.stepCount()}},
+                          2)
+              << '\n';
+  else
+    std::cout << "wrote " << options.output << ": " << document.schedule.transfers.size()
+              << " transfers in " << document.schedule.stepCount() << " steps\n";
   return Ok;
 }
 
-// The errors the target runtime would report on `text`: judge the text as written, not the
-// program it came from.
-std::vector<Diagnostic> targetErrors(const std::string& text, DialectId target)
+// What the target runtime would report on `text`, errors and warnings (a warning says what loads
+// but hurts at run time, such as the scratch the classic runtime reserves): judge the text as
+// written, not the program it came from.
+std::vector<Diagnostic> targetProblems(const std::string& text, DialectId target, Severity severity)
 {
   const ReadResult exported = readMscclXml(text);
   CheckOptions check;
@@ -64,12 +77,45 @@ std::vector<Diagnostic> targetErrors(const std::string& text, DialectId target)
     const std::vector<Diagnostic> found = checkProgram(*exported.program, check);
     problems.insert(problems.end(), found.begin(), found.end());
   }
-  std::vector<Diagnostic> errors;
+  std::vector<Diagnostic> kept;
   for (const Diagnostic& d : problems) {
-    if (d.severity == Severity::Error)
-      errors.push_back(d);
+    if (d.severity == severity)
+      kept.push_back(d);
   }
-  return errors;
+  return kept;
+}
+
+nlohmann::json changeJson(const ValueChange& change)
+{
+  const auto text = [](const std::optional<std::string>& value) {
+    return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+  };
+  return {{"attribute", change.attribute},
+          {"from", text(change.from)},
+          {"to", text(change.to)},
+          {"severity", std::string(severityName(change.severity))},
+          {"why", change.why}};
+}
+
+// {"input","output","dialect","written","changes":[…],"notes":[…],"errors":[…],"warnings":[…]}:
+// what the conversion changed (also when it then refused to write), the writer's notes, the
+// target runtime's errors that stopped the write, and its warnings on the file written.
+void printExportJson(const ExportOptions& options, const WriteResult& written,
+                     const std::vector<Diagnostic>& errors, const std::vector<Diagnostic>& warnings,
+                     bool wrote)
+{
+  nlohmann::json changes = nlohmann::json::array();
+  for (const ValueChange& change : written.changes)
+    changes.push_back(changeJson(change));
+  const nlohmann::json object = {{"input", options.input},
+                                 {"output", options.output},
+                                 {"dialect", options.dialect},
+                                 {"written", wrote},
+                                 {"changes", changes},
+                                 {"notes", diagnosticsToJson(written.notes)},
+                                 {"errors", diagnosticsToJson(errors)},
+                                 {"warnings", diagnosticsToJson(warnings)}};
+  std::cout << jsonText(object, 2) << '\n';
 }
 
 int runExport(const ExportOptions& options)
@@ -80,13 +126,26 @@ int runExport(const ExportOptions& options)
   const ProgramInput input = readProgramInput(options.input, target, options.lowering, "exporting");
   if (!input.program)
     return UsageError;
-  const WriteResult written = writeMscclXml(*input.program, {target});
-  printDiagnostics(std::cerr, options.output, written.notes);
+  WriteOptions write{.dialect = target, .maxCallBytes = std::nullopt};
+  if (!options.maxBytes.empty()) {
+    write.maxCallBytes = parseByteSize(options.maxBytes);
+    if (!write.maxCallBytes) {
+      std::cerr << "cstudio export: --max-bytes " << options.maxBytes
+                << " is not a size (4096, 64K, 256M, 1G)\n";
+      return UsageError;
+    }
+  }
+  const WriteResult written = writeMscclXml(*input.program, write);
 
   // A file the runtime refuses is worse than none: MSCCL skips it silently or fails to start
-  // (msccl-format pitfall P1). Say why and write nothing.
-  const std::vector<Diagnostic> errors = targetErrors(written.text, target);
+  // (msccl-format pitfall P1). Say why and write nothing; the writer's notes ("written as …")
+  // would describe a file that does not exist, so they are not printed.
+  const std::vector<Diagnostic> errors = targetProblems(written.text, target, Severity::Error);
   if (!errors.empty()) {
+    if (options.json) {
+      printExportJson(options, written, errors, {}, false);
+      return Problems;
+    }
     printDiagnostics(std::cerr, options.output, errors);
     std::cout << "not written: " << dialect(target).title << " would reject " << options.output
               << ": " << countSummary(errors) << '\n';
@@ -97,7 +156,20 @@ int runExport(const ExportOptions& options)
     std::cerr << "cstudio export: " << failure << '\n';
     return UsageError;
   }
-  std::cout << "wrote " << options.output << " for " << dialect(target).title << '\n';
+  const std::vector<Diagnostic> warnings = targetProblems(written.text, target, Severity::Warning);
+  if (options.json) {
+    printExportJson(options, written, errors, warnings, true);
+    return Ok;
+  }
+  // Every value converted, filled in or dropped is one note: "maxBytes 409600 -> 409599: …".
+  printDiagnostics(std::cerr, options.output, written.notes);
+  printDiagnostics(std::cerr, options.output, warnings);
+  std::cout << "wrote " << options.output << " for " << dialect(target).title;
+  if (!written.changes.empty())
+    std::cout << ", " << written.changes.size()
+              << (written.changes.size() == 1 ? " value" : " values")
+              << " changed (listed in the notes)";
+  std::cout << '\n';
   return Ok;
 }
 
@@ -120,8 +192,17 @@ Runner addExportCommand(CLI::App& app)
   command->add_option("--dialect", options->dialect, "Target runtime")
       ->check(CLI::IsMember({"classic", "executor", "rccl"}))
       ->capture_default_str();
+  command
+      ->add_option("--max-bytes", options->maxBytes,
+                   "Largest call size the exported algorithm is selected for (4096, 64K, 256M): "
+                   "caps maxBytes, and with it the scratch the classic runtime reserves")
+      ->type_name("SIZE");
+  command->add_flag("--json", options->json,
+                    "Print a JSON object: written or not, every value changed, notes, errors");
   addLoweringOptions(command, options->lowering);
-  command->footer("Exit status: 0 written and accepted by the target runtime, 1 not written "
+  command->footer("Every value converted, filled in or dropped for the target runtime is listed "
+                  "(maxBytes 409600 -> 409599). Exit status: 0 written and loaded by the target "
+                  "runtime (dropping an attribute no runtime reads is a warning), 1 not written "
                   "because the runtime would reject it, 2 usage error or unreadable input.");
   return [options] { return runExport(*options); };
 }

@@ -41,7 +41,7 @@ int runInfo(const InfoOptions& options)
   if (options.json)
     std::cout << jsonText(infoJson(options.file, *program, diagnostics), 2) << '\n';
   else
-    printInfo(std::cout, options.file, *program);
+    printInfo(std::cout, options.file, *program, diagnostics);
   return Ok;
 }
 

@@ -1,7 +1,7 @@
 #include "infosummary.h"
 #include "output.h"
 
-#include "check/checker.h"
+#include "check/runtimeverdict.h"
 #include "model/buffergeometry.h"
 #include "model/untrustedtext.h"
 
@@ -61,6 +61,28 @@ int usedChannels(const Program& program)
   return static_cast<int>(channels.size());
 }
 
+std::vector<RuntimeVerdict> judgeEveryRuntime(const Program& program,
+                                              const std::vector<Diagnostic>& readDiagnostics)
+{
+  std::vector<RuntimeVerdict> verdicts;
+  for (const DialectId id : allDialects())
+    verdicts.push_back(judgeRuntime(program, id, readDiagnostics));
+  return verdicts;
+}
+
+nlohmann::json verdictJson(const RuntimeVerdict& verdict)
+{
+  nlohmann::json modes = nlohmann::json::array();
+  for (const CallMode mode : verdict.modes)
+    modes.push_back(std::string(callModeName(mode)));
+  return {{"loads", verdict.loads()},
+          {"selected_sizes",
+           verdict.sizes ? nlohmann::json::array({verdict.sizes->first, verdict.sizes->second})
+                         : nlohmann::json(nullptr)},
+          {"modes", modes},
+          {"reasons", verdict.reasons}};
+}
+
 } // namespace
 
 nlohmann::json infoJson(const std::string& file, const Program& program,
@@ -70,8 +92,12 @@ nlohmann::json infoJson(const std::string& file, const Program& program,
   for (const CallMode mode : declaredModes(program))
     modes.emplace_back(callModeName(mode));
   nlohmann::json accepted = nlohmann::json::object();
-  for (const DialectId id : allDialects())
-    accepted[std::string(dialect(id).key)] = acceptedBy(program, id);
+  nlohmann::json runtimes = nlohmann::json::object();
+  for (const RuntimeVerdict& verdict : judgeEveryRuntime(program, readDiagnostics)) {
+    const std::string key(dialect(verdict.dialect).key);
+    accepted[key] = verdict.loads();
+    runtimes[key] = verdictJson(verdict);
+  }
   nlohmann::json perRank = nlohmann::json::array();
   for (const RankSummary& r : summariseRanks(program)) {
     perRank.push_back({{"rank", r.rank},
@@ -99,11 +125,13 @@ nlohmann::json infoJson(const std::string& file, const Program& program,
       {"steps", program.stepCount()},
       {"ranks", perRank},
       {"accepted_by", accepted},
+      {"runtimes", runtimes},
       {"read_diagnostics", diagnosticsToJson(readDiagnostics)}};
   return object;
 }
 
-void printInfo(std::ostream& out, const std::string& file, const Program& program)
+void printInfo(std::ostream& out, const std::string& file, const Program& program,
+               const std::vector<Diagnostic>& readDiagnostics)
 {
   std::vector<std::string> modes;
   for (const CallMode mode : declaredModes(program))
@@ -134,13 +162,16 @@ void printInfo(std::ostream& out, const std::string& file, const Program& progra
                   r.maxStepsPerThreadblock);
     out << row;
   }
-  out << "\n  accepted by\n";
-  for (const DialectId id : allDialects()) {
-    const std::string key(dialect(id).key);
-    out << "    " << key << ": "
-        << (acceptedBy(program, id) ? "yes"
-                                    : "no (cstudio validate --dialect " + key + " says why)")
+  out << "\n  runtimes\n";
+  for (const RuntimeVerdict& verdict : judgeEveryRuntime(program, readDiagnostics)) {
+    out << "    " << dialect(verdict.dialect).key << ": " << runtimeStateName(verdict.state)
         << '\n';
+    for (const std::string& reason : verdict.reasons)
+      out << "      " << printableUtf8(reason) << '\n';
+  }
+  if (!readDiagnostics.empty()) {
+    out << "\n  reader\n";
+    printDiagnostics(out, file, readDiagnostics);
   }
 }
 

@@ -15,12 +15,16 @@
 
 namespace cs::cli {
 
-/// {"file","name","collective","ngpus","protocol",…,"ranks":[…],"accepted_by":{…},
+/// {"file","name","collective","ngpus","protocol",…,"ranks":[…],"accepted_by":{DIALECT: loads},
+/// "runtimes":{DIALECT: {"loads","selected_sizes":[lo,hi]|null,"modes":[…],"reasons":[…]}},
 /// "read_diagnostics":[…]}; print it with jsonText(), which replaces bytes that are not UTF-8.
+/// A read error means no runtime loads the file.
 nlohmann::json infoJson(const std::string& file, const Program& program,
                         const std::vector<Diagnostic>& readDiagnostics);
 
-/// The same summary as aligned text; the file's own text is made printable first.
-void printInfo(std::ostream& out, const std::string& file, const Program& program);
+/// The same summary as aligned text, ending with each runtime's verdict and the reader's
+/// diagnostics; the file's own text is made printable first.
+void printInfo(std::ostream& out, const std::string& file, const Program& program,
+               const std::vector<Diagnostic>& readDiagnostics);
 
 } // namespace cs::cli

@@ -29,6 +29,7 @@ std::vector<Diagnostic> checkProgram(const Program& program, const CheckOptions&
   passes::checkStructure(program, target, out);
   passes::checkLimits(program, target, out);
   passes::checkSelection(program, target, out);
+  passes::checkRunTimeCosts(program, target, out);
   passes::checkMatching(program, out);
   passes::checkDependencies(program, out);
   if (options.semantic) {
@@ -45,20 +46,6 @@ std::vector<Diagnostic> checkProgram(const Program& program, const CheckOptions&
     return static_cast<int>(a.severity) > static_cast<int>(b.severity);
   });
   return result;
-}
-
-} // namespace cs
-
-namespace cs {
-
-bool acceptedBy(const Program& program, DialectId target)
-{
-  CheckOptions options;
-  options.dialect = target;
-  options.semantic = false;
-  const std::vector<Diagnostic> diagnostics = checkProgram(program, options);
-  return std::none_of(diagnostics.begin(), diagnostics.end(),
-                      [](const Diagnostic& d) { return d.severity == Severity::Error; });
 }
 
 } // namespace cs

@@ -31,9 +31,10 @@ std::vector<Diagnostic> checkProgram(const Program& program, const CheckOptions&
 
 namespace cs {
 
-/// Whether `target` accepts the program: no error from the static passes (format, structure,
-/// limits, selection, matching, dependencies) for that runtime. Deadlocks, races and wrong
-/// results are judged separately: they do not depend on the runtime generation.
+/// Whether `target` loads the program: no error from the static passes (format, structure,
+/// limits, selection, matching, dependencies) for that runtime other than the selection rules
+/// that let a file load but never choose it (judgeRuntime in runtimeverdict.h says which).
+/// Deadlocks, races and wrong results are judged separately: they do not depend on the runtime.
 bool acceptedBy(const Program& program, DialectId target);
 
 } // namespace cs

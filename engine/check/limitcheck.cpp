@@ -69,6 +69,31 @@ int classicThreadLimit(Protocol protocol)
   return protocol == Protocol::LL128 ? 640 : 512;
 }
 
+// limit.size-bounds: the classic loader's checks on the size bounds, in its order (topo.cc,
+// mscclGetAlgoFromXmlFile): minBytes > maxBytes first, with maxBytes absent read as 128 MiB, then
+// a negative minBytes. A negative maxBytes with minBytes <= maxBytes implies a negative minBytes,
+// so the loader's third check ("maxBytes cannot be negative") never decides alone.
+void checkClassicSizeBounds(const Program& program, const Dialect& dialect, Reporter& report)
+{
+  const std::int64_t minBytes = program.minBytes.value_or(0);
+  const std::int64_t maxBytes = program.maxBytes.value_or(dialect.defaultMaxBytes);
+  const auto refuse = [&](std::string_view attribute, const std::string& why,
+                          std::string_view loaderText) {
+    report.error("limit.size-bounds", algoLocation(program, attribute), [&] {
+      return cat(why, ": ", dialect.title, " refuses the file (\"MSCCL: ", loaderText,
+                 "\") and runs NCCL's own algorithms instead");
+    });
+  };
+  if (minBytes > maxBytes) {
+    refuse("minBytes",
+           cat("minBytes=", minBytes, " is above maxBytes=", maxBytes,
+               program.maxBytes ? "" : " (maxBytes is absent: the classic default)"),
+           "minBytes cannot be greater than maxBytes.");
+  } else if (minBytes < 0) {
+    refuse("minBytes", cat("minBytes=", minBytes, " is negative"), "minBytes cannot be negative.");
+  }
+}
+
 // limit.nthreads, limit.size-bounds: <algo> values the classic loader refuses or reads otherwise.
 void checkClassicAlgoValues(const Program& program, const Dialect& dialect, Reporter& report)
 {
@@ -96,17 +121,7 @@ void checkClassicAlgoValues(const Program& program, const Dialect& dialect, Repo
       });
     }
   }
-  const auto negative = [&](const std::optional<std::int64_t>& bytes, std::string_view name) {
-    if (!bytes || *bytes >= 0)
-      return;
-    report.error("limit.size-bounds", algoLocation(program, name), [&] {
-      return cat(name, "=", *bytes, " is negative: ", dialect.title,
-                 " refuses the file (\"MSCCL: ", name,
-                 " cannot be negative.\") and runs NCCL's own algorithms instead");
-    });
-  };
-  negative(program.minBytes, "minBytes");
-  negative(program.maxBytes, "maxBytes");
+  checkClassicSizeBounds(program, dialect, report);
 }
 
 // limit.chunks-per-loop: the classic parser's consistency rule (msccl-format §2.2).

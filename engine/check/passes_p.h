@@ -14,6 +14,9 @@ void checkLimits(const Program& program, const Dialect& dialect, Diagnostics& ou
 /// format.missing-attribute for attributes the target runtime requires but the file lacks,
 /// select.*: why the target runtime would never pick this algorithm.
 void checkSelection(const Program& program, const Dialect& dialect, Diagnostics& out);
+/// limit.scratch-size, limit.protocol: what loads but costs at run time (scratch reserved up
+/// front, a protocol the runtime's build may lack).
+void checkRunTimeCosts(const Program& program, const Dialect& dialect, Diagnostics& out);
 /// match.*: every send has its receive on the peer, same channel, same order, same cnt.
 void checkMatching(const Program& program, Diagnostics& out);
 /// dep.*: dependency targets exist and are published, nop chains, cycles across tbs and ranks.

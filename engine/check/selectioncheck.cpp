@@ -59,6 +59,25 @@ std::string acceptedSpellings(const Dialect& dialect)
   return text;
 }
 
+// Why a spelled coll is not this runtime's.
+std::string unknownCollText(const Program& program, const Dialect& dialect)
+{
+  std::string text = cat("coll \"", program.collSpelling, "\" is unknown to ", dialect.title);
+  const std::optional<Collective> collective = parseCollective(program.collSpelling);
+  if (!collective)
+    return cat(text, "; it accepts ", acceptedSpellings(dialect));
+  if (const std::optional<std::string_view> own = dialect.collSpelling(*collective))
+    return cat(text, ", which spells this collective \"", *own,
+               "\" (msccl-format §2.1, pitfall P3)");
+  if (*collective == Collective::Custom)
+    return cat(text,
+               ", which has no custom collective; declare the collective the "
+               "algorithm implements (one of ",
+               acceptedSpellings(dialect), ") or target the classic runtime (pitfall P3)");
+  return cat(text, ", which has no ", collectiveTitle(*collective), " collective; it accepts ",
+             acceptedSpellings(dialect));
+}
+
 // select.coll (msccl-format §2.1, pitfall P3).
 void checkColl(const Program& program, const Dialect& dialect, Reporter& report)
 {
@@ -78,21 +97,18 @@ void checkColl(const Program& program, const Dialect& dialect, Reporter& report)
   if (dialect.acceptsCollSpelling(program.collSpelling))
     return;
   report.error("select.coll", algoLocation(program, "coll"), [&] {
-    std::string text = cat("coll \"", program.collSpelling, "\" is unknown to ", dialect.title);
-    const std::optional<Collective> collective = parseCollective(program.collSpelling);
-    if (!collective)
-      return cat(text, "; it accepts ", acceptedSpellings(dialect));
-    if (const std::optional<std::string_view> own = dialect.collSpelling(*collective))
-      return cat(text, ", which spells this collective \"", *own,
-                 "\" (msccl-format §2.1, pitfall P3)");
-    if (*collective == Collective::Custom)
-      return cat(text,
-                 ", which has no custom collective; declare the collective the "
-                 "algorithm implements (one of ",
-                 acceptedSpellings(dialect), ") or target the classic runtime (pitfall P3)");
-    return cat(text, ", which has no ", collectiveTitle(*collective), " collective; it accepts ",
-               acceptedSpellings(dialect));
+    return cat(unknownCollText(program, dialect), ": ", missingConsequence(dialect));
   });
+}
+
+// How a user still reaches an algorithm whose own size bounds exclude every call.
+std::string howToReach(const Dialect& dialect)
+{
+  if (dialect.id == DialectId::Classic)
+    return "register it in an MSCCL_CONFIG file whose <load> minbytes/maxbytes override the "
+           "file's (msccl-format §4.6)";
+  return cat("write bounds that admit a call size: ", dialect.title,
+             " has no setting that overrides them");
 }
 
 // select.never, select.size-range, select.default-max-bytes, select.inplace-only
@@ -115,42 +131,40 @@ void checkSizeRange(const Program& program, const Dialect& dialect, Reporter& re
     return;
   }
 
+  // The classic loader refuses minBytes above maxBytes (limit.size-bounds): not a selection matter.
+  if (dialect.id == DialectId::Classic &&
+      program.minBytes.value_or(0) > program.maxBytes.value_or(dialect.defaultMaxBytes))
+    return;
   const std::int64_t minBytes = std::max<std::int64_t>(0, program.minBytes.value_or(0));
   // Largest selectable byte count, inclusive; nullopt = unbounded.
-  std::optional<std::int64_t> upper;
-  if (!program.maxBytes) {
-    if (dialect.defaultMaxBytes > 0) {
-      upper = dialect.defaultMaxBytes - (dialect.maxBytesInclusive ? 0 : 1);
-      report.warning("select.default-max-bytes", algoLocation(program, "maxBytes"), [&] {
-        return cat("maxBytes is absent, so ", dialect.title, " uses its default of ",
-                   dialect.defaultMaxBytes, " bytes (", dialect.defaultMaxBytes >> 20, " MiB) as ",
-                   dialect.maxBytesInclusive ? "an inclusive" : "an exclusive",
-                   " bound: the algorithm is never used for larger calls (msccl-format "
-                   "pitfall P2); write maxBytes explicitly");
-      });
-    }
-  } else if (*program.maxBytes == 0 && !dialect.maxBytesZeroIsUnlimited) {
+  const std::optional<std::int64_t> upper = dialect.largestSelectedBytes(program.maxBytes);
+  if (!program.maxBytes && upper) {
+    report.warning("select.default-max-bytes", algoLocation(program, "maxBytes"), [&] {
+      return cat("maxBytes is absent, so ", dialect.title, " uses its default of ",
+                 dialect.defaultMaxBytes, " bytes (", dialect.defaultMaxBytes >> 20, " MiB) as ",
+                 dialect.maxBytesInclusive ? "an inclusive" : "an exclusive",
+                 " bound: the algorithm is never used for larger calls (msccl-format "
+                 "pitfall P2); write maxBytes explicitly");
+    });
+  } else if (program.maxBytes == 0 && upper) {
     report.error("select.never", algoLocation(program, "maxBytes"), [&] {
       return cat("maxBytes=\"0\" means \"never selected\" in ", dialect.title,
-                 " (0 means unlimited only in the executor runtimes, msccl-format pitfall P2); "
-                 "write the real upper bound");
+                 ": the file loads but no call size is below its exclusive bound (0 means "
+                 "unlimited only in the executor runtimes, msccl-format pitfall P2); write the "
+                 "real upper bound, or ",
+                 howToReach(dialect));
     });
     return;
-  } else if (*program.maxBytes != 0) {
-    const std::int64_t max = *program.maxBytes;
-    upper = dialect.maxBytesInclusive || max == std::numeric_limits<std::int64_t>::min() ? max
-                                                                                         : max - 1;
   }
 
   if (upper && minBytes > *upper) {
     report.error("select.never", algoLocation(program, "minBytes"), [&] {
       return cat("minBytes=", minBytes, " but ", dialect.title,
-                 " selects the algorithm only "
-                 "for sizes up to ",
-                 *upper, " bytes (maxBytes=",
+                 " selects the algorithm only for sizes up to ", *upper, " bytes (maxBytes=",
                  program.maxBytes ? cat(*program.maxBytes) : std::string("absent"),
                  dialect.maxBytesInclusive ? ", inclusive" : ", exclusive",
-                 "): no call size is in range (msccl-format §4.6)");
+                 "): the file loads but no call size is in range (msccl-format §4.6); ",
+                 howToReach(dialect));
     });
     return;
   }

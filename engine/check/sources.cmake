@@ -6,6 +6,8 @@ list(APPEND cs_engine_area_sources
   check/structurecheck.cpp
   check/limitcheck.cpp
   check/selectioncheck.cpp
+  check/runtimecostcheck.cpp
+  check/runtimeverdict.h check/runtimeverdict.cpp
   check/matchcheck.cpp
   check/dependencycheck.cpp
   check/symbolicrun.h check/symbolicrun.cpp

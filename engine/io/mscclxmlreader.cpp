@@ -18,6 +18,20 @@ namespace cs {
 
 namespace {
 
+// An unknown coll is not a value one runtime reads otherwise: the executors' parser fails on the
+// file, and since they parse every file in MSCCL_ALGO_DIR at start-up, MSCCL initialisation fails
+// with no message naming the attribute (msccl-format pitfall P1); the classic loader's comparison
+// chain refuses it too, and NCCL's own algorithms run instead.
+std::string unknownCollExpectation(std::string_view coll)
+{
+  std::string text = "a collective some runtime knows (allreduce, allgather, reduce_scatter or "
+                     "reducescatter, alltoall, broadcast, reduce, custom, …)";
+  if (const std::optional<std::string_view> nearest = nearestCollSpelling(coll))
+    text += "; did you mean \"" + std::string(*nearest) + "\"?";
+  return text + " The executor runtimes fail MSCCL initialisation at start-up on this file with "
+                "no message naming coll; the classic runtime refuses it";
+}
+
 // Reads the attributes of one element with the runtime's rules, recording every problem with
 // the element's position. Attributes not consumed by the time unknownAttributes() runs are
 // unknown. Kept allocation-free on the happy path: a large file has tens of thousands of steps.
@@ -308,9 +322,7 @@ private:
         program.collective = *parsed;
       else {
         program.collective = Collective::Custom;
-        reader.badValue("coll", *coll,
-                        "a collective some runtime knows (allreduce, allgather, reduce_scatter or "
-                        "reducescatter, alltoall, broadcast, reduce, custom, …)");
+        reader.badValue("coll", *coll, unknownCollExpectation(*coll));
       }
     }
     program.inplace = reader.flag("inplace", true, Severity::Warning).value_or(false);

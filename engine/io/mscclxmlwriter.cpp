@@ -1,5 +1,6 @@
 #include "mscclxmlwriter.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <limits>
@@ -53,6 +54,7 @@ public:
     m_out.append(static_cast<std::size_t>(indent), ' ');
     m_out += '<';
     m_out += element;
+    m_attributes = 0;
   }
   void attribute(std::string_view name, std::string_view value)
   {
@@ -61,13 +63,14 @@ public:
     m_out += "=\"";
     m_out += value;
     m_out += '"';
+    ++m_attributes;
   }
   void attribute(std::string_view name, std::int64_t value)
   {
-    char digits[24];
-    const int length = std::snprintf(digits, sizeof digits, "%lld", static_cast<long long>(value));
-    attribute(name, std::string_view(digits, static_cast<std::size_t>(length)));
+    attribute(name, std::string_view(decimal(value)));
   }
+  /// Attributes written since the last open().
+  int attributes() const { return m_attributes; }
   void endOpen() { m_out += ">\n"; }
   void endEmpty() { m_out += "/>\n"; }
   void close(int indent, std::string_view element)
@@ -78,19 +81,100 @@ public:
     m_out += ">\n";
   }
 
+  static std::string decimal(std::int64_t value)
+  {
+    char digits[24];
+    const int length = std::snprintf(digits, sizeof digits, "%lld", static_cast<long long>(value));
+    return {digits, static_cast<std::size_t>(length)};
+  }
+
 private:
   std::string& m_out;
+  int m_attributes = 0;
 };
+
+// The writer's decisions: each change of an <algo> value is a ValueChange and a note saying it.
+class ChangeLog
+{
+public:
+  ChangeLog(Diagnostics& notes, std::vector<ValueChange>& changes)
+      : m_notes(notes), m_changes(changes)
+  {
+  }
+
+  void change(std::string_view code, ValueChange change)
+  {
+    m_notes.add(change.severity, std::string(code), describeChange(change) + ": " + change.why);
+    m_changes.push_back(std::move(change));
+  }
+  Diagnostics& notes() { return m_notes; }
+
+private:
+  Diagnostics& m_notes;
+  std::vector<ValueChange>& m_changes;
+};
+
+std::optional<std::string> bytesText(const std::optional<std::int64_t>& bytes)
+{
+  return bytes ? std::optional<std::string>(Emitter::decimal(*bytes)) : std::nullopt;
+}
 
 struct SizeBounds {
   std::optional<std::int64_t> minBytes;
   std::optional<std::int64_t> maxBytes;
 };
 
+// maxBytes from an executor file (inclusive, 0 = unlimited) for the classic runtime (exclusive,
+// 0 = never selected).
+std::int64_t classicMaxBytes(std::int64_t max, ChangeLog& log)
+{
+  if (max == 0) {
+    log.change("export.max-bytes",
+               {"maxBytes", "0", Emitter::decimal(kClassicUnboundedMaxBytes), Severity::Info,
+                "0 (unlimited in the executor) means \"never selected\" in the classic runtime"});
+    return kClassicUnboundedMaxBytes;
+  }
+  if (max == std::numeric_limits<std::int64_t>::max())
+    return max;
+  log.change("export.max-bytes",
+             {"maxBytes", Emitter::decimal(max), Emitter::decimal(max + 1), Severity::Info,
+              "the executor's bound is inclusive, the classic runtime's exclusive"});
+  return max + 1;
+}
+
+// maxBytes from a classic file (exclusive, absent = 128 MiB, 0 = never) for the executors.
+std::int64_t executorMaxBytes(const std::optional<std::int64_t>& max, ChangeLog& log)
+{
+  if (!max) { // the filled-in value is a change of its own (export.filled)
+    log.notes().info("export.max-bytes",
+                     "the classic runtime capped this algorithm at 128 MiB (no maxBytes); it is "
+                     "written with maxBytes=\"0\", unlimited in the executor");
+    return 0;
+  }
+  if (*max == 0) {
+    log.change("export.max-bytes", {"maxBytes", "0", "0", Severity::Warning,
+                                    "\"never selected\" in the classic runtime, unlimited in "
+                                    "the executor"});
+    return 0;
+  }
+  if (*max >= kClassicUnboundedMaxBytes) { // our own stand-in for "unlimited" goes back to 0
+    log.change("export.max-bytes", {"maxBytes", Emitter::decimal(*max), "0", Severity::Info,
+                                    "the classic file's largest bound is unlimited (0) in the "
+                                    "executor"});
+    return 0;
+  }
+  if (*max == std::numeric_limits<std::int64_t>::min())
+    return *max;
+  log.change("export.max-bytes",
+             {"maxBytes", Emitter::decimal(*max), Emitter::decimal(*max - 1), Severity::Info,
+              "the classic runtime's bound is exclusive, the executor's inclusive"});
+  return *max - 1;
+}
+
 // minBytes/maxBytes mean different things per runtime (msccl-format.md §2.1, pitfall P2): the
 // classic runtime's bound is exclusive and 0 means "never", the executor's is inclusive and 0
 // means "unlimited". Values are read in the semantics of the dialect the file was written for.
-SizeBounds convertSizeBounds(const Program& program, const Dialect& target, Diagnostics& notes)
+SizeBounds convertSizeBounds(const Program& program, const Dialect& target, ChangeLog& log)
 {
   const bool sourceClassic = detectDialect(program) == DialectId::Classic;
   const bool targetClassic = target.id == DialectId::Classic;
@@ -103,118 +187,149 @@ SizeBounds convertSizeBounds(const Program& program, const Dialect& target, Diag
     return bounds;
   }
   if (targetClassic) {
-    const std::int64_t max = program.maxBytes.value_or(0);
-    if (max == 0) {
-      bounds.maxBytes = kClassicUnboundedMaxBytes;
-      notes.info("export.max-bytes",
-                 "maxBytes 0 (unlimited in the executor) is written as " +
-                     std::to_string(kClassicUnboundedMaxBytes) +
-                     " because 0 means \"never selected\" in the classic runtime");
-    } else {
-      bounds.maxBytes = max + 1; // inclusive → exclusive
-    }
+    bounds.maxBytes = classicMaxBytes(program.maxBytes.value_or(0), log);
     return bounds;
   }
   bounds.minBytes = program.minBytes.value_or(0);
-  if (!program.maxBytes) {
-    bounds.maxBytes = 0;
-    notes.info("export.max-bytes",
-               "the classic runtime capped this algorithm at 128 MiB (no maxBytes); it is written "
-               "with maxBytes=\"0\", unlimited in the executor");
-  } else if (*program.maxBytes == 0) {
-    bounds.maxBytes = 0;
-    notes.warning("export.max-bytes",
-                  "maxBytes=\"0\" meant \"never selected\" in the classic runtime; in the executor "
-                  "it means unlimited");
-  } else if (*program.maxBytes >= kClassicUnboundedMaxBytes) {
-    bounds.maxBytes = 0; // our own stand-in for "unlimited" (see above) goes back to 0
-  } else {
-    bounds.maxBytes = *program.maxBytes - 1; // exclusive → inclusive
-  }
+  bounds.maxBytes = executorMaxBytes(program.maxBytes, log);
   return bounds;
 }
 
-void writeAlgoAttributes(const Program& program, const Dialect& target, Emitter& emit,
-                         Diagnostics& notes)
+void writeName(const Program& program, const Dialect& target, Emitter& emit, ChangeLog& log)
 {
   bool changed = false;
   std::string name = sanitisedValue(program.name, changed);
   if (changed)
-    notes.warning("export.name", "characters the runtimes cannot read in a value were replaced "
-                                 "by '_' in the algorithm name");
+    log.change("export.name", {"name", program.name, name, Severity::Warning,
+                               "characters the runtimes cannot read in a value were replaced by "
+                               "'_'"});
   if (name.empty() && target.requiresName) {
     name = std::string(program.collSpelling.empty() ? "algorithm" : program.collSpelling) + "_" +
            std::to_string(program.ngpus) + "r";
-    notes.info("export.name", std::string(target.title) + " requires a name; the program has none, "
-                                                          "so it was written as "
-                                                          " + name + "
-                                                          "");
+    log.change("export.name", {"name", std::nullopt, name, Severity::Info,
+                               std::string(target.title) + " requires a name"});
   }
   if (!name.empty() || target.requiresName)
     emit.attribute("name", name);
-  emit.attribute("proto", protocolName(program.proto));
-  emit.attribute("nchannels", program.nchannels);
-  emit.attribute("nchunksperloop", program.nchunksperloop);
-  emit.attribute("ngpus", program.ngpus);
+}
 
+void writeColl(const Program& program, const Dialect& target, Emitter& emit, ChangeLog& log)
+{
   std::string coll = program.collSpelling;
   if (const auto spelling = target.collSpelling(program.collective)) {
     coll = std::string(*spelling);
     if (!program.collSpelling.empty() && program.collSpelling != coll)
-      notes.info("export.coll", "coll=\"" + program.collSpelling + "\" is written as \"" + coll +
-                                    "\", the spelling " + std::string(target.title) + " reads");
+      log.change("export.coll", {"coll", program.collSpelling, coll, Severity::Info,
+                                 "the spelling " + std::string(target.title) + " reads"});
   } else {
-    notes.error("export.coll", "the " + std::string(collectiveTitle(program.collective)) +
-                                   " collective has no coll spelling in " +
-                                   std::string(target.title) + "; \"" + coll +
-                                   "\" is written and that runtime will reject the file");
+    log.notes().error("export.coll", "the " + std::string(collectiveTitle(program.collective)) +
+                                         " collective has no coll spelling in " +
+                                         std::string(target.title) + "; \"" + coll +
+                                         "\" is written and that runtime will reject the file");
   }
+  bool changed = false;
   emit.attribute("coll", sanitisedValue(coll, changed));
+}
 
+void writeModes(const Program& program, const Dialect& target, Emitter& emit, ChangeLog& log)
+{
   const bool inPlace = program.usableInPlace();
   const bool outOfPlace = program.usableOutOfPlace();
-  if (target.inplaceIsExclusive) {
-    if (inPlace && outOfPlace)
-      notes.info("export.inplace", std::string(target.title) +
-                                       " reads only inplace: the file serves in-place calls only");
-    emit.attribute("inplace", inPlace ? 1 : 0);
-    // Kept only to reproduce a classic file that carried it; the classic runtime ignores it.
-    if (program.outofplace && detectDialect(program) == DialectId::Classic)
-      emit.attribute("outofplace", *program.outofplace ? 1 : 0);
-  } else {
-    emit.attribute("inplace", inPlace ? 1 : 0);
+  const std::string given = program.outofplace ? (*program.outofplace ? "1" : "0") : "";
+  emit.attribute("inplace", inPlace ? 1 : 0);
+  if (!target.inplaceIsExclusive) {
     emit.attribute("outofplace", outOfPlace ? 1 : 0);
     if (!program.outofplace)
-      notes.info("export.filled", "outofplace was absent; written as " +
-                                      std::to_string(outOfPlace ? 1 : 0) +
-                                      " (inplace=" + std::to_string(inPlace ? 1 : 0) +
-                                      " in a classic file means that) because " +
-                                      std::string(target.title) + " requires it");
+      log.change("export.filled",
+                 {"outofplace", std::nullopt, outOfPlace ? "1" : "0", Severity::Info,
+                  std::string("inplace=") + (inPlace ? "1" : "0") +
+                      " in a classic file means that, and " + std::string(target.title) +
+                      " requires it"});
+    return;
   }
+  // Kept only to reproduce a classic file that carried it; the classic runtime ignores it.
+  if (program.outofplace && detectDialect(program) == DialectId::Classic) {
+    emit.attribute("outofplace", *program.outofplace ? 1 : 0);
+    return;
+  }
+  if (program.outofplace)
+    log.change("export.inplace",
+               {"outofplace", given, std::nullopt, Severity::Info,
+                inPlace && outOfPlace
+                    ? std::string(target.title) + " reads only inplace: the file serves in-place "
+                                                  "calls only"
+                    : std::string(target.title) + " reads only inplace, which says the call mode"});
+}
 
-  const SizeBounds bounds = convertSizeBounds(program, target, notes);
+// Attributes no runtime reads, kept verbatim while the runtime's parser keeps them all.
+void writeExtraAttributes(const Program& program, const Dialect& target, Emitter& emit,
+                          ChangeLog& log)
+{
+  for (const Attribute& extra : program.extraAttributes) {
+    if (!isXmlName(extra.name)) {
+      log.change("export.attribute", {extra.name, extra.value, std::nullopt, Severity::Warning,
+                                      "no runtime reads it and its name is not valid XML"});
+      continue;
+    }
+    if (emit.attributes() >= target.maxAttributes) {
+      log.change("export.attribute",
+                 {extra.name, extra.value, std::nullopt, Severity::Warning,
+                  "no runtime reads it, and " + std::string(target.title) +
+                      "'s parser keeps only the first " + std::to_string(target.maxAttributes) +
+                      " attributes of <algo>"});
+      continue;
+    }
+    bool changed = false;
+    emit.attribute(extra.name, sanitisedValue(extra.value, changed));
+  }
+}
+
+// The cap of WriteOptions::maxCallBytes, where the target would select larger calls.
+void capMaxBytes(const Dialect& target, std::optional<std::int64_t> cap, SizeBounds& bounds,
+                 ChangeLog& log)
+{
+  if (!cap || *cap < 0 || *cap == std::numeric_limits<std::int64_t>::max())
+    return;
+  const std::optional<std::int64_t> upper = target.largestSelectedBytes(bounds.maxBytes);
+  if (upper && *upper <= *cap)
+    return;
+  const std::int64_t written = target.maxBytesInclusive ? *cap : *cap + 1;
+  log.change("export.max-bytes",
+             {"maxBytes", bytesText(bounds.maxBytes), Emitter::decimal(written), Severity::Info,
+              "capped so that " + std::string(target.title) + " selects it for calls of at most " +
+                  Emitter::decimal(*cap) + " bytes"});
+  bounds.maxBytes = written;
+}
+
+void writeAlgoAttributes(const Program& program, const WriteOptions& options, Emitter& emit,
+                         ChangeLog& log)
+{
+  const Dialect& target = dialect(options.dialect);
+  writeName(program, target, emit, log);
+  emit.attribute("proto", protocolName(program.proto));
+  emit.attribute("nchannels", program.nchannels);
+  emit.attribute("nchunksperloop", program.nchunksperloop);
+  emit.attribute("ngpus", program.ngpus);
+  writeColl(program, target, emit, log);
+  writeModes(program, target, emit, log);
+
+  SizeBounds bounds = convertSizeBounds(program, target, log);
+  capMaxBytes(target, options.maxCallBytes, bounds, log);
   const auto emitBound = [&](const char* attribute, std::optional<std::int64_t> written,
                              std::optional<std::int64_t> given) {
     if (!written)
       return;
     emit.attribute(attribute, *written);
     if (!given)
-      notes.info("export.filled", std::string(attribute) + " was absent; written as " +
-                                      std::to_string(*written) + " for " +
-                                      std::string(target.title));
+      log.change("export.filled", {attribute, std::nullopt, bytesText(written), Severity::Info,
+                                   std::string(target.title) + " requires it"});
   };
   emitBound("minBytes", bounds.minBytes, program.minBytes);
+  // An absent classic maxBytes already has its change (the 128 MiB cap lifted).
   emitBound("maxBytes", bounds.maxBytes, program.maxBytes);
   if (program.nthreads)
     emit.attribute("nthreads", *program.nthreads);
-  for (const Attribute& extra : program.extraAttributes) {
-    if (!isXmlName(extra.name)) {
-      notes.warning("export.attribute",
-                    "attribute \"" + extra.name + "\" is not a valid XML name and was not written");
-      continue;
-    }
-    emit.attribute(extra.name, sanitisedValue(extra.value, changed));
-  }
+  writeExtraAttributes(program, target, emit, log);
 }
 
 void writeStep(const Step& step, Emitter& emit)
@@ -237,17 +352,23 @@ void writeStep(const Step& step, Emitter& emit)
 
 } // namespace
 
+std::string describeChange(const ValueChange& change)
+{
+  return change.attribute + " " + change.from.value_or("(absent)") + " -> " +
+         change.to.value_or("(dropped)");
+}
+
 WriteResult writeMscclXml(const Program& program, const WriteOptions& options)
 {
-  const Dialect& target = dialect(options.dialect);
   WriteResult result;
   Diagnostics notes;
+  ChangeLog log(notes, result.changes);
   std::string& out = result.text;
   out.reserve(static_cast<std::size_t>(program.stepCount()) * 128 + 4096);
   Emitter emit(out);
 
   emit.open(0, "algo");
-  writeAlgoAttributes(program, target, emit, notes);
+  writeAlgoAttributes(program, options, emit, log);
   emit.endOpen();
   for (const Gpu& gpu : program.gpus) {
     emit.open(2, "gpu");

@@ -10,19 +10,42 @@
 #include "model/diagnostic.h"
 
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace cs {
 
 struct WriteOptions {
   DialectId dialect = DialectId::Executor;
+  /// The largest call size in bytes the algorithm should be selected for: maxBytes is capped so
+  /// that the target selects it for no larger call (written as N + 1 for the classic runtime,
+  /// whose bound is exclusive). The classic runtime reserves scratch for that size up front.
+  std::optional<std::int64_t> maxCallBytes = std::nullopt;
 };
+
+/// One <algo> value the writer changed for the target runtime, e.g. maxBytes 409600 -> 409599
+/// (an exclusive bound made inclusive). `from` is empty when the attribute was absent (filled in),
+/// `to` when it was not written (dropped).
+struct ValueChange {
+  std::string attribute;
+  std::optional<std::string> from;
+  std::optional<std::string> to;
+  Severity severity = Severity::Info; ///< warning where the runtime's behaviour changes
+  std::string why;
+};
+
+/// "maxBytes 409600 -> 409599", with "(absent)" and "(dropped)" for a missing side.
+std::string describeChange(const ValueChange& change);
 
 struct WriteResult {
   std::string text;
   /// What the conversion had to decide or could not express, e.g. a `custom` collective for a
-  /// runtime that has no such `coll`, or both call modes for the classic runtime.
+  /// runtime that has no such `coll`, or both call modes for the classic runtime. Every change
+  /// below is also a note.
   std::vector<Diagnostic> notes;
+  /// Every <algo> value converted, filled in or dropped, in the order written.
+  std::vector<ValueChange> changes;
 };
 
 /// Serialises `program` for `options.dialect`. Writing in the dialect a file was read in

@@ -1,6 +1,7 @@
 #include "dialect.h"
 
 #include <array>
+#include <limits>
 
 namespace cs {
 
@@ -98,6 +99,21 @@ bool Dialect::acceptsCollSpelling(std::string_view spelling) const
     return false;
   const std::optional<std::string_view> own = collSpelling(*collective);
   return own && *own == spelling;
+}
+
+std::optional<std::int64_t>
+Dialect::largestSelectedBytes(const std::optional<std::int64_t>& maxBytes) const
+{
+  if (!maxBytes) {
+    if (defaultMaxBytes <= 0)
+      return std::nullopt;
+    return defaultMaxBytes - (maxBytesInclusive ? 0 : 1);
+  }
+  if (*maxBytes == 0)
+    return maxBytesZeroIsUnlimited ? std::nullopt : std::optional<std::int64_t>(-1);
+  if (maxBytesInclusive || *maxBytes == std::numeric_limits<std::int64_t>::min())
+    return *maxBytes;
+  return *maxBytes - 1;
 }
 
 const Dialect& dialect(DialectId id)

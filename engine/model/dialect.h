@@ -48,6 +48,10 @@ struct Dialect {
   std::optional<std::string_view> collSpelling(Collective collective) const;
   /// Whether this runtime accepts `spelling` as a `coll` value.
   bool acceptsCollSpelling(std::string_view spelling) const;
+  /// The largest call size in bytes (inclusive) that the size rule selects for this `maxBytes`
+  /// (absent: the runtime's default): nullopt when unbounded, -1 when no size is (classic "0").
+  std::optional<std::int64_t>
+  largestSelectedBytes(const std::optional<std::int64_t>& maxBytes) const;
 };
 
 const Dialect& dialect(DialectId id);

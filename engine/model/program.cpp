@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <vector>
 
 namespace cs {
 
@@ -118,32 +119,75 @@ std::string_view collectiveTitle(Collective collective)
   return "?";
 }
 
+namespace {
+
+struct CollSpelling {
+  std::string_view text;
+  Collective collective;
+};
+
+// Every `coll` value some runtime reads (msccl-format §2.1).
+constexpr std::array<CollSpelling, 13> kCollSpellings = {{
+    {"allreduce", Collective::AllReduce},
+    {"allgather", Collective::AllGather},
+    {"reduce_scatter", Collective::ReduceScatter},
+    {"reducescatter", Collective::ReduceScatter},
+    {"alltoall", Collective::AllToAll},
+    {"broadcast", Collective::Broadcast},
+    {"reduce", Collective::Reduce},
+    {"custom", Collective::Custom},
+    {"send", Collective::Send},
+    {"recv", Collective::Recv},
+    {"gather", Collective::Gather},
+    {"scatter", Collective::Scatter},
+    {"alltoallv", Collective::AllToAllV},
+}};
+
+// Levenshtein distance, ignoring ASCII case: "AllReduce" and "allreduc" are both near "allreduce".
+std::size_t editDistance(std::string_view a, std::string_view b)
+{
+  const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; };
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j)
+    row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      const std::size_t substitute = diagonal + (lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1);
+      row[j] = std::min({above + 1, row[j - 1] + 1, substitute});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+} // namespace
+
 std::optional<Collective> parseCollective(std::string_view text)
 {
-  struct Spelling {
-    std::string_view text;
-    Collective collective;
-  };
-  static constexpr std::array<Spelling, 13> kSpellings = {{
-      {"allreduce", Collective::AllReduce},
-      {"allgather", Collective::AllGather},
-      {"reduce_scatter", Collective::ReduceScatter},
-      {"reducescatter", Collective::ReduceScatter},
-      {"alltoall", Collective::AllToAll},
-      {"broadcast", Collective::Broadcast},
-      {"reduce", Collective::Reduce},
-      {"custom", Collective::Custom},
-      {"send", Collective::Send},
-      {"recv", Collective::Recv},
-      {"gather", Collective::Gather},
-      {"scatter", Collective::Scatter},
-      {"alltoallv", Collective::AllToAllV},
-  }};
-  for (const Spelling& spelling : kSpellings) {
+  for (const CollSpelling& spelling : kCollSpellings) {
     if (spelling.text == text)
       return spelling.collective;
   }
   return std::nullopt;
+}
+
+std::optional<std::string_view> nearestCollSpelling(std::string_view text)
+{
+  if (text.size() > 64) // no spelling is that long; spare the quadratic distance
+    return std::nullopt;
+  std::optional<std::string_view> nearest;
+  std::size_t best = 3; // at most two edits away
+  for (const CollSpelling& spelling : kCollSpellings) {
+    const std::size_t distance = editDistance(text, spelling.text);
+    if (distance < best) {
+      best = distance;
+      nearest = spelling.text;
+    }
+  }
+  return nearest;
 }
 
 bool Step::operator==(const Step& other) const

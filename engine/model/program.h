@@ -109,6 +109,9 @@ enum class Collective : std::uint8_t {
 std::string_view collectiveTitle(Collective collective);
 /// Accepts every spelling any runtime generation knows.
 std::optional<Collective> parseCollective(std::string_view text);
+/// The `coll` spelling some runtime reads that is nearest to `text` (at most two edits away,
+/// ASCII case ignored), for "did you mean"; nullopt when none is that near.
+std::optional<std::string_view> nearestCollSpelling(std::string_view text);
 
 /// One `<step>`: an instruction. All ten attributes are mandatory in the XML, so all are fields.
 struct Step {

@@ -1030,8 +1030,8 @@ void Test_staticchecks::corpusManifest()
     const QString text = line.mid(oldPart, newPart > oldPart ? newPart - oldPart : -1);
     if (text.contains("unknown to old runtime"))
       expected << "select.coll";
-    if (text.contains("maxBytes=0 means \"never selected\""))
-      expected << "select.never";
+    if (text.contains("maxBytes=0 means \"never selected\"")) // minBytes > 0: min > max, refused
+      expected << (program.minBytes.value_or(0) > 0 ? "limit.size-bounds" : "select.never");
     if (text.contains("inconsistent with nchunksperloop"))
       expected << "limit.chunks-per-loop";
   }

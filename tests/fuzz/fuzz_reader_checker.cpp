@@ -68,7 +68,7 @@ void renderAsTheCommandsDo(const cs::ReadResult& read, const std::vector<cs::Dia
     return;
   requireJson(cs::cli::infoJson("fuzz.xml", *read.program, read.diagnostics));
   std::ostringstream info;
-  cs::cli::printInfo(info, "fuzz.xml", *read.program);
+  cs::cli::printInfo(info, "fuzz.xml", *read.program, read.diagnostics);
   requireText(info.str());
 }
 
