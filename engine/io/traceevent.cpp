@@ -8,18 +8,24 @@ namespace cs::tracejson {
 
 namespace {
 
+/// A field the event does not have: its fallback, or (required) the sentence saying so.
+template <typename T>
+bool absent(const char* key, T& value, std::string& why, const std::optional<T>& fallback)
+{
+  if (fallback) {
+    value = *fallback;
+    return true;
+  }
+  why = std::string("it has no \"") + key + "\"";
+  return false;
+}
+
 /// An integer field within [low, high]; `fallback` when absent (required when none is given).
 bool integerField(const Field& field, const char* key, int low, int high, int& value,
                   std::string& why, std::optional<int> fallback = std::nullopt)
 {
-  if (!field.present()) {
-    if (fallback) {
-      value = *fallback;
-      return true;
-    }
-    why = std::string("it has no \"") + key + "\"";
-    return false;
-  }
+  if (!field.present())
+    return absent(key, value, why, fallback);
   if (field.kind != Field::Kind::Integer || field.integer < low || field.integer > high) {
     why = std::string("\"") + key + "\" is " + field.shown() + ", not an integer from " +
           std::to_string(low) + " to " + std::to_string(high);
@@ -33,14 +39,8 @@ bool integerField(const Field& field, const char* key, int low, int high, int& v
 bool numberField(const Field& field, const char* key, double& value, std::string& why,
                  std::optional<double> fallback = std::nullopt)
 {
-  if (!field.present()) {
-    if (fallback) {
-      value = *fallback;
-      return true;
-    }
-    why = std::string("it has no \"") + key + "\"";
-    return false;
-  }
+  if (!field.present())
+    return absent(key, value, why, fallback);
   if (!field.isNumber() || !std::isfinite(field.asDouble()) || field.asDouble() < 0) {
     why =
         std::string("\"") + key + "\" is " + field.shown() + ", not a finite number of at least 0";
