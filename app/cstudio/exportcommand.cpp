@@ -40,6 +40,7 @@ int runLift(const ExportOptions& options)
   DesignDocument document;
   document.schedule = *lifted.schedule;
   document.notes = "lifted from " + options.input;
+  document.gpu = chosenGpu(options.lowering.gpu);
   if (const std::string failure =
           writeTextFileAtomically(options.output, writeDesignDocument(document));
       !failure.empty()) {
@@ -53,12 +54,14 @@ int runLift(const ExportOptions& options)
 
 // The errors the target runtime would report on `text`: judge the text as written, not the
 // program it came from.
-std::vector<Diagnostic> targetErrors(const std::string& text, DialectId target)
+std::vector<Diagnostic> targetErrors(const std::string& text, DialectId target,
+                                     std::optional<GpuModelId> gpu)
 {
   const ReadResult exported = readMscclXml(text);
   CheckOptions check;
   check.dialect = target;
   check.semantic = false;
+  check.gpu = gpu;
   std::vector<Diagnostic> problems = exported.diagnostics;
   if (exported.program) {
     const std::vector<Diagnostic> found = checkProgram(*exported.program, check);
@@ -85,7 +88,7 @@ int runExport(const ExportOptions& options)
 
   // A file the runtime refuses is worse than none: MSCCL skips it silently or fails to start
   // (msccl-format pitfall P1). Say why and write nothing.
-  const std::vector<Diagnostic> errors = targetErrors(written.text, target);
+  const std::vector<Diagnostic> errors = targetErrors(written.text, target, input.gpu);
   if (!errors.empty()) {
     printDiagnostics(std::cerr, options.output, errors);
     std::cout << "not written: " << dialect(target).title << " would reject " << options.output
@@ -121,6 +124,7 @@ Runner addExportCommand(CLI::App& app)
       ->check(CLI::IsMember({"classic", "executor", "rccl"}))
       ->capture_default_str();
   addLoweringOptions(command, options->lowering);
+  addGpuOption(command, options->lowering.gpu);
   command->footer("Exit status: 0 written and accepted by the target runtime, 1 not written "
                   "because the runtime would reject it, 2 usage error or unreadable input.");
   return [options] { return runExport(*options); };

@@ -64,14 +64,15 @@ int usedChannels(const Program& program)
 } // namespace
 
 nlohmann::json infoJson(const std::string& file, const Program& program,
-                        const std::vector<Diagnostic>& readDiagnostics)
+                        const std::vector<Diagnostic>& readDiagnostics,
+                        std::optional<GpuModelId> gpu)
 {
   std::vector<std::string> modes;
   for (const CallMode mode : declaredModes(program))
     modes.emplace_back(callModeName(mode));
   nlohmann::json accepted = nlohmann::json::object();
   for (const DialectId id : allDialects())
-    accepted[std::string(dialect(id).key)] = acceptedBy(program, id);
+    accepted[std::string(dialect(id).key)] = acceptedBy(program, id, gpu);
   nlohmann::json perRank = nlohmann::json::array();
   for (const RankSummary& r : summariseRanks(program)) {
     perRank.push_back({{"rank", r.rank},
@@ -99,11 +100,13 @@ nlohmann::json infoJson(const std::string& file, const Program& program,
       {"steps", program.stepCount()},
       {"ranks", perRank},
       {"accepted_by", accepted},
+      {"gpu", gpu ? nlohmann::json(std::string(gpuModel(*gpu).key)) : nlohmann::json(nullptr)},
       {"read_diagnostics", diagnosticsToJson(readDiagnostics)}};
   return object;
 }
 
-void printInfo(std::ostream& out, const std::string& file, const Program& program)
+void printInfo(std::ostream& out, const std::string& file, const Program& program,
+               std::optional<GpuModelId> gpu)
 {
   std::vector<std::string> modes;
   for (const CallMode mode : declaredModes(program))
@@ -134,12 +137,13 @@ void printInfo(std::ostream& out, const std::string& file, const Program& progra
                   r.maxStepsPerThreadblock);
     out << row;
   }
-  out << "\n  accepted by\n";
+  out << "\n  accepted by"
+      << (gpu ? " (on " + std::string(gpuModel(*gpu).title) + ")" : std::string()) << '\n';
   for (const DialectId id : allDialects()) {
     const std::string key(dialect(id).key);
     out << "    " << key << ": "
-        << (acceptedBy(program, id) ? "yes"
-                                    : "no (cstudio validate --dialect " + key + " says why)")
+        << (acceptedBy(program, id, gpu) ? "yes"
+                                         : "no (cstudio validate --dialect " + key + " says why)")
         << '\n';
   }
 }

@@ -28,6 +28,7 @@ std::vector<Diagnostic> checkProgram(const Program& program, const CheckOptions&
   Diagnostics out;
   passes::checkStructure(program, target, out);
   passes::checkLimits(program, target, out);
+  passes::checkResidency(program, options, out);
   passes::checkSelection(program, target, out);
   passes::checkMatching(program, out);
   passes::checkDependencies(program, out);
@@ -51,10 +52,11 @@ std::vector<Diagnostic> checkProgram(const Program& program, const CheckOptions&
 
 namespace cs {
 
-bool acceptedBy(const Program& program, DialectId target)
+bool acceptedBy(const Program& program, DialectId target, std::optional<GpuModelId> gpu)
 {
   CheckOptions options;
   options.dialect = target;
+  options.gpu = gpu;
   options.semantic = false;
   const std::vector<Diagnostic> diagnostics = checkProgram(program, options);
   return std::none_of(diagnostics.begin(), diagnostics.end(),

@@ -5,6 +5,7 @@ list(APPEND cs_engine_area_sources
   check/staticcheckutil_p.h check/staticcheckutil.cpp
   check/structurecheck.cpp
   check/limitcheck.cpp
+  check/residencycheck.cpp
   check/selectioncheck.cpp
   check/matchcheck.cpp
   check/dependencycheck.cpp
