@@ -69,7 +69,9 @@ void reportOverLimit(const Widest& widest, const GpuModel& model, bool chosen, D
                otherRanks(widest.ranksOver), "; ", which, " keeps at most ",
                residencyFigure(model, id),
                ": the runtime would hang waiting for blocks that never start; at most ", limit,
-               " threadblocks per rank fit (fewer channels, or more steps per threadblock)");
+               " threadblocks per rank fit: use fewer channels or instances, give one threadblock "
+               "both a send and a receive peer, or choose an algorithm with fewer peers per "
+               "rank");
   });
 }
 
