@@ -43,6 +43,7 @@ int runLift(const ExportOptions& options)
   DesignDocument document;
   document.schedule = *lifted.schedule;
   document.notes = "lifted from " + options.input;
+  document.gpu = chosenGpu(options.lowering.gpu);
   if (const std::string failure =
           writeTextFileAtomically(options.output, writeDesignDocument(document));
       !failure.empty()) {
@@ -65,13 +66,15 @@ int runLift(const ExportOptions& options)
 
 // What the target runtime would report on `text`, errors and warnings (a warning says what loads
 // but hurts at run time, such as the scratch the classic runtime reserves): judge the text as
-// written, not the program it came from.
-std::vector<Diagnostic> targetProblems(const std::string& text, DialectId target, Severity severity)
+// written, not the program it came from, on the chosen GPU.
+std::vector<Diagnostic> targetProblems(const std::string& text, DialectId target,
+                                       std::optional<GpuModelId> gpu, Severity severity)
 {
   const ReadResult exported = readMscclXml(text);
   CheckOptions check;
   check.dialect = target;
   check.semantic = false;
+  check.gpu = gpu;
   std::vector<Diagnostic> problems = exported.diagnostics;
   if (exported.program) {
     const std::vector<Diagnostic> found = checkProgram(*exported.program, check);
@@ -140,7 +143,8 @@ int runExport(const ExportOptions& options)
   // A file the runtime refuses is worse than none: MSCCL skips it silently or fails to start
   // (msccl-format pitfall P1). Say why and write nothing; the writer's notes ("written as …")
   // would describe a file that does not exist, so they are not printed.
-  const std::vector<Diagnostic> errors = targetProblems(written.text, target, Severity::Error);
+  const std::vector<Diagnostic> errors =
+      targetProblems(written.text, target, input.gpu, Severity::Error);
   if (!errors.empty()) {
     if (options.json) {
       printExportJson(options, written, errors, {}, false);
@@ -156,7 +160,8 @@ int runExport(const ExportOptions& options)
     std::cerr << "cstudio export: " << failure << '\n';
     return UsageError;
   }
-  const std::vector<Diagnostic> warnings = targetProblems(written.text, target, Severity::Warning);
+  const std::vector<Diagnostic> warnings =
+      targetProblems(written.text, target, input.gpu, Severity::Warning);
   if (options.json) {
     printExportJson(options, written, errors, warnings, true);
     return Ok;
@@ -200,6 +205,7 @@ Runner addExportCommand(CLI::App& app)
   command->add_flag("--json", options->json,
                     "Print a JSON object: written or not, every value changed, notes, errors");
   addLoweringOptions(command, options->lowering);
+  addGpuOption(command, options->lowering.gpu);
   command->footer("Every value converted, filled in or dropped for the target runtime is listed "
                   "(maxBytes 409600 -> 409599). Exit status: 0 written and loaded by the target "
                   "runtime (dropping an attribute no runtime reads is a warning), 1 not written "

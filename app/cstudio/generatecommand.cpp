@@ -1,7 +1,9 @@
 #include "commands.h"
 #include "output.h"
+#include "programinput.h"
 
 #include "catalogue/catalogue.h"
+#include "check/checker.h"
 #include "check/schedulecheck.h"
 #include "compile/lower.h"
 #include "io/designdocument.h"
@@ -25,6 +27,7 @@ struct GenerateOptions {
   int group = 0;
   std::string protocol = "Simple";
   std::string dialect = "executor";
+  std::string gpu;
   std::string output;
 };
 
@@ -88,6 +91,22 @@ std::string alternatives(const AlgorithmInfo& refused, const GeneratorOptions& g
          " algorithms for " + std::to_string(generator.ranks) + " ranks: " + names + '\n';
 }
 
+/// limit.residency findings on the lowered program (the lowering does not yet fit its
+/// threadblocks to the GPU, so they are judged here, before anything is written).
+std::vector<Diagnostic> residencyFindings(const Program& program, const LowerOptions& lower)
+{
+  CheckOptions check;
+  check.dialect = lower.dialect;
+  check.gpu = lower.gpu;
+  check.semantic = false;
+  std::vector<Diagnostic> found;
+  for (Diagnostic& d : checkProgram(program, check)) {
+    if (d.code.starts_with("limit.residency"))
+      found.push_back(std::move(d));
+  }
+  return found;
+}
+
 /// Lowers the generated schedule for the chosen runtime and writes the MSCCL XML; a refusal
 /// names the limit, the dialects that fit and the catalogue's alternatives.
 int writeLowered(const GenerateOptions& options, const AlgorithmInfo& algorithm,
@@ -97,11 +116,20 @@ int writeLowered(const GenerateOptions& options, const AlgorithmInfo& algorithm,
   lower.dialect = *parseDialect(options.dialect);
   lower.protocol = *parseProtocol(options.protocol);
   lower.instances = options.instances;
+  lower.gpu = chosenGpu(options.gpu);
   const LowerResult lowered = lowerSchedule(schedule, lower);
   if (!lowered.program || hasErrors(lowered.diagnostics)) {
     printDiagnostics(std::cerr, options.algorithm, lowered.diagnostics);
     std::cerr << "cstudio generate: " << schedule.name << " could not be lowered for "
               << options.dialect << "; nothing written" << fittingDialects(schedule, lower) << '\n'
+              << alternatives(algorithm, generator);
+    return Problems;
+  }
+  const std::vector<Diagnostic> residency = residencyFindings(*lowered.program, lower);
+  printDiagnostics(std::cerr, options.algorithm, residency);
+  if (hasErrors(residency)) {
+    std::cerr << "cstudio generate: " << schedule.name << " does not fit the GPU for "
+              << options.dialect << "; nothing written\n"
               << alternatives(algorithm, generator);
     return Problems;
   }
@@ -164,6 +192,7 @@ int runGenerate(const GenerateOptions& options)
     DesignDocument document;
     document.schedule = schedule;
     document.notes = std::string(info->title) + ": " + std::string(info->summary);
+    document.gpu = chosenGpu(options.gpu);
     if (const std::string failure =
             writeTextFileAtomically(options.output, writeDesignDocument(document));
         !failure.empty()) {
@@ -213,6 +242,7 @@ Runner addGenerateCommand(CLI::App& app)
   command->add_option("--dialect", options->dialect, "Target runtime")
       ->check(CLI::IsMember({"classic", "executor", "rccl"}))
       ->capture_default_str();
+  addGpuOption(command, options->gpu);
   command
       ->add_option("-o,--output", options->output,
                    "File to write: .xml (lowered MSCCL XML) or .json (design document)")

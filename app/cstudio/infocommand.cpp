@@ -24,10 +24,12 @@ int runInfo(const InfoOptions& options)
   // summarised as the Program it lowers to.
   std::optional<Program> program;
   std::vector<Diagnostic> diagnostics;
+  std::optional<GpuModelId> gpu = chosenGpu(options.lowering.gpu);
   if (isDesignPath(options.file)) {
     ProgramInput input =
         readProgramInput(options.file, DialectId::Executor, options.lowering, "summarising");
     program = std::move(input.program);
+    gpu = input.gpu;
     diagnostics = std::move(input.diagnostics);
   } else {
     ReadResult read = readMscclXmlFile(options.file);
@@ -39,9 +41,9 @@ int runInfo(const InfoOptions& options)
   if (!program)
     return UsageError;
   if (options.json)
-    std::cout << jsonText(infoJson(options.file, *program, diagnostics), 2) << '\n';
+    std::cout << jsonText(infoJson(options.file, *program, diagnostics, gpu), 2) << '\n';
   else
-    printInfo(std::cout, options.file, *program, diagnostics);
+    printInfo(std::cout, options.file, *program, diagnostics, gpu);
   return Ok;
 }
 
@@ -59,6 +61,7 @@ Runner addInfoCommand(CLI::App& app)
       ->type_name("FILE");
   command->add_flag("--json", options->json, "Print a JSON object");
   addLoweringOptions(command, options->lowering);
+  addGpuOption(command, options->lowering.gpu);
   return [options] { return runInfo(*options); };
 }
 

@@ -62,11 +62,12 @@ int usedChannels(const Program& program)
 }
 
 std::vector<RuntimeVerdict> judgeEveryRuntime(const Program& program,
-                                              const std::vector<Diagnostic>& readDiagnostics)
+                                              const std::vector<Diagnostic>& readDiagnostics,
+                                              std::optional<GpuModelId> gpu)
 {
   std::vector<RuntimeVerdict> verdicts;
   for (const DialectId id : allDialects())
-    verdicts.push_back(judgeRuntime(program, id, readDiagnostics));
+    verdicts.push_back(judgeRuntime(program, id, readDiagnostics, gpu));
   return verdicts;
 }
 
@@ -86,14 +87,15 @@ nlohmann::json verdictJson(const RuntimeVerdict& verdict)
 } // namespace
 
 nlohmann::json infoJson(const std::string& file, const Program& program,
-                        const std::vector<Diagnostic>& readDiagnostics)
+                        const std::vector<Diagnostic>& readDiagnostics,
+                        std::optional<GpuModelId> gpu)
 {
   std::vector<std::string> modes;
   for (const CallMode mode : declaredModes(program))
     modes.emplace_back(callModeName(mode));
   nlohmann::json accepted = nlohmann::json::object();
   nlohmann::json runtimes = nlohmann::json::object();
-  for (const RuntimeVerdict& verdict : judgeEveryRuntime(program, readDiagnostics)) {
+  for (const RuntimeVerdict& verdict : judgeEveryRuntime(program, readDiagnostics, gpu)) {
     const std::string key(dialect(verdict.dialect).key);
     accepted[key] = verdict.loads();
     runtimes[key] = verdictJson(verdict);
@@ -126,12 +128,13 @@ nlohmann::json infoJson(const std::string& file, const Program& program,
       {"ranks", perRank},
       {"accepted_by", accepted},
       {"runtimes", runtimes},
+      {"gpu", gpu ? nlohmann::json(std::string(gpuModel(*gpu).key)) : nlohmann::json(nullptr)},
       {"read_diagnostics", diagnosticsToJson(readDiagnostics)}};
   return object;
 }
 
 void printInfo(std::ostream& out, const std::string& file, const Program& program,
-               const std::vector<Diagnostic>& readDiagnostics)
+               const std::vector<Diagnostic>& readDiagnostics, std::optional<GpuModelId> gpu)
 {
   std::vector<std::string> modes;
   for (const CallMode mode : declaredModes(program))
@@ -162,8 +165,9 @@ void printInfo(std::ostream& out, const std::string& file, const Program& progra
                   r.maxStepsPerThreadblock);
     out << row;
   }
-  out << "\n  runtimes\n";
-  for (const RuntimeVerdict& verdict : judgeEveryRuntime(program, readDiagnostics)) {
+  out << "\n  runtimes" << (gpu ? " (on " + std::string(gpuModel(*gpu).title) + ")" : std::string())
+      << '\n';
+  for (const RuntimeVerdict& verdict : judgeEveryRuntime(program, readDiagnostics, gpu)) {
     out << "    " << dialect(verdict.dialect).key << ": " << runtimeStateName(verdict.state)
         << '\n';
     for (const std::string& reason : verdict.reasons)

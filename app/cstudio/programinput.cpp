@@ -20,6 +20,29 @@ void addLoweringOptions(CLI::App* command, LoweringChoice& choice)
       ->capture_default_str();
 }
 
+void addGpuOption(CLI::App* command, std::string& gpu)
+{
+  command
+      ->add_option("--gpu", gpu,
+                   "GPU model the program runs on; a rank's threadblocks must all be resident "
+                   "on it (" +
+                       gpuModelKeys() +
+                       "; default: a design document's own, else the largest of the runtime's "
+                       "vendor)")
+      ->check(CLI::Validator(
+          [](const std::string& key) {
+            return parseGpuModel(key)
+                       ? std::string()
+                       : "unknown GPU model \"" + key + "\" (known: " + gpuModelKeys() + ")";
+          },
+          "GPU"));
+}
+
+std::optional<GpuModelId> chosenGpu(const std::string& key)
+{
+  return key.empty() ? std::nullopt : parseGpuModel(key);
+}
+
 bool isDesignPath(const std::string& path)
 {
   return path.ends_with(".json");
@@ -32,6 +55,7 @@ LowerOptions loweringOptions(const LoweringChoice& choice, const std::string& di
     options.dialect = parseDialect(dialectKey).value_or(options.dialect);
   options.protocol = parseProtocol(choice.protocol).value_or(Protocol::Simple);
   options.instances = choice.instances;
+  options.gpu = chosenGpu(choice.gpu);
   return options;
 }
 
@@ -39,6 +63,7 @@ ProgramInput readProgramInput(const std::string& path, DialectId dialect,
                               const LoweringChoice& lowering, const std::string& purpose)
 {
   ProgramInput input;
+  input.gpu = chosenGpu(lowering.gpu);
   if (!isDesignPath(path)) {
     ReadResult read = readMscclXmlFile(path);
     input.diagnostics = read.diagnostics;
@@ -58,6 +83,9 @@ ProgramInput readProgramInput(const std::string& path, DialectId dialect,
   }
   LowerOptions options = loweringOptions(lowering);
   options.dialect = dialect;
+  if (!options.gpu)
+    options.gpu = design.document->gpu;
+  input.gpu = options.gpu;
   LowerResult lowered = lowerSchedule(design.document->schedule, options);
   printDiagnostics(std::cerr, path, lowered.diagnostics);
   input.diagnostics = lowered.diagnostics;

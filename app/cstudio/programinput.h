@@ -9,6 +9,7 @@
 
 #include "compile/lower.h"
 #include "model/dialect.h"
+#include "model/gpumodel.h"
 #include "model/program.h"
 #include "model/topology.h"
 
@@ -22,10 +23,18 @@ namespace cs::cli {
 struct LoweringChoice {
   std::string protocol = "Simple";
   int instances = 1;
+  std::string gpu; ///< --gpu: a GPU model key (model/gpumodel.h), or empty for none chosen
 };
 
 /// Adds --proto and --instances to `command`, documented as applying to design documents.
 void addLoweringOptions(CLI::App* command, LoweringChoice& choice);
+
+/// Adds --gpu to `command`: the GPU model whose residency limit the checks apply (validated
+/// against the known models).
+void addGpuOption(CLI::App* command, std::string& gpu);
+
+/// The model `key` names; none for an empty key.
+std::optional<GpuModelId> chosenGpu(const std::string& key);
 
 /// The lowering of a design document: `choice` for `dialectKey` ("executor" when empty).
 LowerOptions loweringOptions(const LoweringChoice& choice, const std::string& dialectKey = {});
@@ -37,6 +46,7 @@ struct ProgramInput {
   std::optional<Program> program;           ///< absent: the reason is printed on stderr (exit 2)
   std::optional<Topology> embeddedTopology; ///< the topology a design document carries
   std::vector<Diagnostic> diagnostics;      ///< reading (and lowering) findings, all printed
+  std::optional<GpuModelId> gpu;            ///< --gpu, else the design document's own GPU model
 };
 
 /// Reads `path` for `purpose` ("exporting", "simulating"), lowering a design document for

@@ -49,6 +49,7 @@ Verdict validateXml(const std::string& file, const ValidateOptions& options)
   CheckOptions check;
   check.dialect = verdict.dialect;
   check.fifoSlots = options.fifoSlots;
+  check.gpu = chosenGpu(options.lowering.gpu);
   if (options.root >= 0)
     check.root = options.root;
   // Values the reader had to default would make the semantic passes report noise.
@@ -72,7 +73,9 @@ Verdict validateDesign(const std::string& file, const ValidateOptions& options)
     return verdict;
   verdict.readable = true;
   verdict.checked = true;
-  const LowerOptions lowering = loweringOptions(options.lowering, options.dialect);
+  LowerOptions lowering = loweringOptions(options.lowering, options.dialect);
+  if (!lowering.gpu)
+    lowering.gpu = read.document->gpu;
   const Analysis analysis = analyseSchedule(read.document->schedule, lowering);
   const std::vector<Diagnostic> problems = analysis.diagnostics();
   verdict.diagnostics.insert(verdict.diagnostics.end(), problems.begin(), problems.end());
@@ -153,6 +156,7 @@ Runner addValidateCommand(CLI::App& app)
                    "Root rank of a broadcast or reduce (XML; default: inferred when unambiguous)")
       ->check(CLI::NonNegativeNumber);
   addLoweringOptions(command, options->lowering);
+  addGpuOption(command, options->lowering.gpu);
   command->footer("Exit status: 0 no file has an error, 1 some file has an error, 2 usage error "
                   "or unreadable file.");
   return [options] { return runValidate(*options); };

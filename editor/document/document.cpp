@@ -28,7 +28,7 @@ bool DocumentState::operator==(const DocumentState& other) const
   return design == other.design && program == other.program &&
          lowering.dialect == other.lowering.dialect &&
          lowering.protocol == other.lowering.protocol &&
-         lowering.instances == other.lowering.instances;
+         lowering.instances == other.lowering.instances && lowering.gpu == other.lowering.gpu;
 }
 
 Document::Document(QObject* parent) : QObject(parent)

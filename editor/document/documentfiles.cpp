@@ -34,6 +34,8 @@ LoadResult loadDesign(const QString& path, const QByteArray& bytes)
   }
   DocumentState state;
   state.design = std::move(*read.document);
+  // The Problems list judges residency for the GPU the document names, as `cstudio validate`.
+  state.lowering.gpu = state.design.gpu;
   result.state = std::move(state);
   return result;
 }

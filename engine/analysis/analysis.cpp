@@ -88,6 +88,7 @@ void addProgramLevel(Analysis& analysis, const Schedule& schedule, const LowerOp
 
   CheckOptions options;
   options.dialect = lowering.dialect;
+  options.gpu = lowering.gpu;
   options.root = schedule.root;
   // The Program checker would only repeat the Schedule's postcondition and race findings per
   // instruction. Runtime limits still apply.
@@ -192,6 +193,7 @@ Analysis analyseProgram(const Program& program, const LowerOptions& lowering)
   analysis.indexOrigins();
   CheckOptions options;
   options.dialect = lowering.dialect;
+  options.gpu = lowering.gpu;
   addProgramProblems(analysis, checkProgram(program, options));
   summarise(analysis);
   return analysis;

@@ -28,6 +28,7 @@ std::vector<Diagnostic> checkProgram(const Program& program, const CheckOptions&
   Diagnostics out;
   passes::checkStructure(program, target, out);
   passes::checkLimits(program, target, out);
+  passes::checkResidency(program, options, out);
   passes::checkSelection(program, target, out);
   passes::checkRunTimeCosts(program, target, out);
   passes::checkMatching(program, out);

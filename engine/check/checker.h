@@ -5,6 +5,7 @@
 // runPasses() in checker.cpp lists them in order.
 
 #include "../model/dialect.h"
+#include "../model/gpumodel.h"
 #include "../model/program.h"
 #include "model/diagnostic.h"
 
@@ -21,6 +22,9 @@ struct CheckOptions {
   std::optional<int> root;
   /// Run the semantic passes (deadlock, race, postcondition). Off: only the static passes.
   bool semantic = true;
+  /// The GPU the program runs on (limit.residency). Absent: the check assumes the known GPU of
+  /// the runtime's vendor that keeps the most blocks resident, and says so.
+  std::optional<GpuModelId> gpu;
 };
 
 /// Runs every pass and returns the diagnostics, errors first within each pass's output order.
@@ -32,9 +36,11 @@ std::vector<Diagnostic> checkProgram(const Program& program, const CheckOptions&
 namespace cs {
 
 /// Whether `target` loads the program: no error from the static passes (format, structure,
-/// limits, selection, matching, dependencies) for that runtime other than the selection rules
-/// that let a file load but never choose it (judgeRuntime in runtimeverdict.h says which).
-/// Deadlocks, races and wrong results are judged separately: they do not depend on the runtime.
-bool acceptedBy(const Program& program, DialectId target);
+/// limits, residency on `gpu` as in CheckOptions, selection, matching, dependencies) for that
+/// runtime other than the selection rules that let a file load but never choose it (judgeRuntime
+/// in runtimeverdict.h says which). Deadlocks, races and wrong results are judged separately:
+/// they do not depend on the runtime.
+bool acceptedBy(const Program& program, DialectId target,
+                std::optional<GpuModelId> gpu = std::nullopt);
 
 } // namespace cs

@@ -11,6 +11,8 @@ namespace cs::passes {
 void checkStructure(const Program& program, const Dialect& dialect, Diagnostics& out);
 /// limit.*: the target runtime's limits on steps, threadblocks, channels, peers, attributes.
 void checkLimits(const Program& program, const Dialect& dialect, Diagnostics& out);
+/// limit.residency, limit.residency-gpu: every threadblock of a rank co-resident on the GPU.
+void checkResidency(const Program& program, const CheckOptions& options, Diagnostics& out);
 /// format.missing-attribute for attributes the target runtime requires but the file lacks,
 /// select.*: why the target runtime would never pick this algorithm.
 void checkSelection(const Program& program, const Dialect& dialect, Diagnostics& out);

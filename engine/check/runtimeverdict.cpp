@@ -81,7 +81,8 @@ bool isSelectionOnlyCode(std::string_view code)
 }
 
 RuntimeVerdict judgeRuntime(const Program& program, DialectId target,
-                            std::span<const Diagnostic> readDiagnostics)
+                            std::span<const Diagnostic> readDiagnostics,
+                            std::optional<GpuModelId> gpu)
 {
   RuntimeVerdict verdict;
   verdict.dialect = target;
@@ -99,6 +100,7 @@ RuntimeVerdict judgeRuntime(const Program& program, DialectId target,
   CheckOptions options;
   options.dialect = target;
   options.semantic = false;
+  options.gpu = gpu;
   const std::vector<Diagnostic> found = checkProgram(program, options);
   if (hasError(found, false)) {
     appendMessages(found, false, verdict.reasons);
@@ -118,9 +120,9 @@ RuntimeVerdict judgeRuntime(const Program& program, DialectId target,
   return verdict;
 }
 
-bool acceptedBy(const Program& program, DialectId target)
+bool acceptedBy(const Program& program, DialectId target, std::optional<GpuModelId> gpu)
 {
-  return judgeRuntime(program, target).loads();
+  return judgeRuntime(program, target, {}, gpu).loads();
 }
 
 } // namespace cs

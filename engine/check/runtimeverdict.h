@@ -7,6 +7,7 @@
 
 #include "../model/buffergeometry.h"
 #include "../model/dialect.h"
+#include "../model/gpumodel.h"
 #include "../model/program.h"
 #include "model/diagnostic.h"
 
@@ -42,9 +43,11 @@ struct RuntimeVerdict {
 };
 
 /// The verdict of `target` on a program whose reader reported `readDiagnostics`: any read error
-/// means no runtime loads the file (the reader stops or drops what the runtimes need).
+/// means no runtime loads the file (the reader stops or drops what the runtimes need). `gpu` as
+/// in CheckOptions (residency).
 RuntimeVerdict judgeRuntime(const Program& program, DialectId target,
-                            std::span<const Diagnostic> readDiagnostics = {});
+                            std::span<const Diagnostic> readDiagnostics = {},
+                            std::optional<GpuModelId> gpu = std::nullopt);
 
 /// Whether a diagnostic code says "loads but is never selected" rather than "refused".
 bool isSelectionOnlyCode(std::string_view code);

@@ -5,6 +5,7 @@ list(APPEND cs_engine_area_sources
   check/staticcheckutil_p.h check/staticcheckutil.cpp
   check/structurecheck.cpp
   check/limitcheck.cpp
+  check/residencycheck.cpp
   check/selectioncheck.cpp
   check/runtimecostcheck.cpp
   check/runtimeverdict.h check/runtimeverdict.cpp

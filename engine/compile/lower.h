@@ -10,6 +10,7 @@
 // What it emits passes the whole checker whenever the Schedule itself is correct.
 
 #include "../model/dialect.h"
+#include "../model/gpumodel.h"
 #include "../model/program.h"
 #include "../model/schedule.h"
 #include "model/diagnostic.h"
@@ -23,6 +24,9 @@ struct LowerOptions {
   DialectId dialect = DialectId::Executor;
   Protocol protocol = Protocol::Simple;
   int instances = 1; ///< replicate the whole schedule, msccl-tools style (interleaved chunks)
+  /// The GPU the program is for: the checks after lowering (engine/analysis) judge residency
+  /// for it (CheckOptions::gpu). The lowering itself does not yet fit its threadblocks to it.
+  std::optional<GpuModelId> gpu;
 };
 
 /// Which transfer an instruction came from, so Program diagnostics map back to the timeline.

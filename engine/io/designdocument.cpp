@@ -302,6 +302,18 @@ void upgrade(json& /*document*/, int /*fromVersion*/)
 {
 }
 
+// "gpu": optional; an unknown model is a design.value error naming the known ones.
+std::optional<GpuModelId> readGpu(FieldReader& in, const json& root)
+{
+  const std::optional<std::string> key = in.string(root, "", "gpu", false);
+  if (!key)
+    return std::nullopt;
+  const std::optional<GpuModelId> gpu = parseGpuModel(*key);
+  if (!gpu)
+    in.badValue("gpu", "\"" + *key + "\" is not a known GPU model (known: " + gpuModelKeys() + ")");
+  return gpu;
+}
+
 DesignReadResult readParsed(json& root)
 {
   DesignReadResult result;
@@ -337,6 +349,7 @@ DesignReadResult readParsed(json& root)
   if (const json* object = in.object(root, "", "schedule"))
     schedule = readSchedule(in, *object);
   document.notes = in.string(root, "", "notes", false).value_or("");
+  document.gpu = readGpu(in, root);
   if (const json* topology = in.object(root, "", "topology", false)) {
     TopologyReadResult read = readTopologyJson(jsonText(*topology));
     for (Diagnostic& d : read.diagnostics) {
@@ -363,6 +376,8 @@ std::string writeDesignDocument(const DesignDocument& document)
   if (document.topology)
     root["topology"] = json::parse(writeTopologyJson(*document.topology), nullptr, false);
   root["notes"] = document.notes;
+  if (document.gpu)
+    root["gpu"] = std::string(gpuModel(*document.gpu).key);
   return jsonText(root, 2) + "\n";
 }
 

@@ -1,10 +1,12 @@
 #pragma once
 
 // The design document: a whole design as one versioned JSON file (`.json` beside MSCCL XML):
-// the Schedule, optionally the Topology it was drawn for (io/topologyjson.h format), and notes.
+// the Schedule, optionally the Topology it was drawn for (io/topologyjson.h format) and the GPU
+// model it is for, and notes.
 // Reading a document written by an older version upgrades it; a newer version gives a clear
 // message naming both versions instead of guessing.
 
+#include "../model/gpumodel.h"
 #include "../model/schedule.h"
 #include "../model/topology.h"
 #include "model/diagnostic.h"
@@ -23,6 +25,9 @@ struct DesignDocument {
   Schedule schedule;
   std::optional<Topology> topology;
   std::string notes;
+  /// The GPU the design is for ("gpu": a gpumodel.h key; optional, documents without it load
+  /// as "none chosen"). The checks judge threadblock residency for it.
+  std::optional<GpuModelId> gpu;
 
   bool operator==(const DesignDocument&) const = default;
 };

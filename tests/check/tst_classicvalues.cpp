@@ -51,8 +51,8 @@ Program classicRing(Protocol protocol = Protocol::Simple)
 std::optional<Severity> severityOf(const Program& program, DialectId dialect, const char* code,
                                    std::string* message = nullptr)
 {
-  const std::vector<Diagnostic> found =
-      checkProgram(program, {.dialect = dialect, .fifoSlots = 2, .root = {}, .semantic = false});
+  const std::vector<Diagnostic> found = checkProgram(
+      program, {.dialect = dialect, .fifoSlots = 2, .root = {}, .semantic = false, .gpu = {}});
   std::optional<Severity> severity;
   int count = 0;
   for (const Diagnostic& d : found) {
@@ -94,8 +94,8 @@ void Test_classicvalues::initTestCase()
   // The base program is clean for every dialect: each row below changes one value.
   const Program ring = classicRing();
   for (const DialectId id : allDialects()) {
-    const std::vector<Diagnostic> found =
-        checkProgram(ring, {.dialect = id, .fifoSlots = 2, .root = {}, .semantic = false});
+    const std::vector<Diagnostic> found = checkProgram(
+        ring, {.dialect = id, .fifoSlots = 2, .root = {}, .semantic = false, .gpu = {}});
     QVERIFY(std::none_of(found.begin(), found.end(),
                          [](const Diagnostic& d) { return d.severity == Severity::Error; }));
   }

@@ -36,7 +36,8 @@ const Diagnostic* find(const std::vector<Diagnostic>& found, const std::string& 
 
 std::vector<Diagnostic> staticCheck(const Program& program, DialectId id)
 {
-  return checkProgram(program, {.dialect = id, .fifoSlots = 2, .root = {}, .semantic = false});
+  return checkProgram(program,
+                      {.dialect = id, .fifoSlots = 2, .root = {}, .semantic = false, .gpu = {}});
 }
 
 } // namespace

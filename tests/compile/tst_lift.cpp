@@ -60,7 +60,7 @@ void Test_lift::corpusRoundTrip()
 
   const LiftResult lifted = liftProgram(original);
   QVERIFY2(lifted.schedule, qPrintable(test::describeDiagnostics(lifted.diagnostics)));
-  const LowerResult lowered = lowerSchedule(*lifted.schedule, {target, original.proto, 1});
+  const LowerResult lowered = lowerSchedule(*lifted.schedule, {target, original.proto, 1, {}});
   QVERIFY2(lowered.program, qPrintable(test::describeDiagnostics(lowered.diagnostics)));
   const std::vector<Diagnostic> after = checkProgram(*lowered.program, options);
 

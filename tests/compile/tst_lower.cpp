@@ -85,7 +85,7 @@ void Test_lower::passesChecker()
   QFETCH(int, ranks);
   const Schedule schedule = builder(kind)(ranks);
   for (DialectId d : {DialectId::Executor, DialectId::Classic, DialectId::Rccl}) {
-    const Program program = lowerOrFail(schedule, {d, Protocol::Simple, 1});
+    const Program program = lowerOrFail(schedule, {d, Protocol::Simple, 1, {}});
     QVERIFY(!program.gpus.empty());
     CheckOptions options;
     options.dialect = d;
@@ -148,7 +148,7 @@ void Test_lower::classicAttributes()
 {
   Schedule schedule = test::ringAllReduceSchedule(3);
   schedule.collective = Collective::AllReduce;
-  const Program program = lowerOrFail(schedule, {DialectId::Classic, Protocol::LL, 1});
+  const Program program = lowerOrFail(schedule, {DialectId::Classic, Protocol::LL, 1, {}});
   QCOMPARE(program.proto, Protocol::LL);
   QVERIFY(!program.outofplace);
   QVERIFY(program.maxBytes && *program.maxBytes > (std::int64_t{1} << 30));
@@ -176,7 +176,8 @@ void Test_lower::stepLimitSpreadsOverChannels()
 void Test_lower::instances()
 {
   const Schedule schedule = test::ringAllReduceSchedule(4);
-  const LowerResult lowered = lowerSchedule(schedule, {DialectId::Executor, Protocol::Simple, 3});
+  const LowerResult lowered =
+      lowerSchedule(schedule, {DialectId::Executor, Protocol::Simple, 3, {}});
   QVERIFY(lowered.program);
   const Program& program = *lowered.program;
   QCOMPARE(program.nchannels, 3);

@@ -96,7 +96,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)cs::checkSchedule(*lifted.schedule);
     (void)cs::lowerSchedule(*lifted.schedule, {.dialect = cs::detectDialect(*read.program),
                                                .protocol = read.program->proto,
-                                               .instances = 1});
+                                               .instances = 1,
+                                               .gpu = {}});
   }
   const int chunks = read.program->nchunksperloop;
   if (chunks > 0 && chunks <= 4096 && read.program->ngpus > 0 && read.program->ngpus <= 4096) {
