@@ -128,7 +128,8 @@ void Test_residency::limitPerModel()
 void Test_residency::noGpuChosen()
 {
   // Above the largest known NVIDIA GPU (B200, 148 SMs): an error whatever the GPU.
-  const Diagnostic* error = errorOf(residencyFindings(1023, DialectId::Executor, std::nullopt));
+  const std::vector<Diagnostic> above = residencyFindings(1023, DialectId::Executor, std::nullopt);
+  const Diagnostic* error = errorOf(above); // points into `above`
   QVERIFY(error);
   QVERIFY2(error->message.find("no GPU was chosen") != std::string::npos, error->message.c_str());
   QVERIFY2(error->message.find("B200") != std::string::npos, error->message.c_str());
