@@ -7,8 +7,12 @@
 #include <rapidjson/filereadstream.h>
 #include <rapidjson/memorystream.h>
 
+#include <charconv>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
+#include <string>
 
 namespace cs::tracejson {
 
@@ -25,7 +29,37 @@ template <typename Stream> TokenizeOutcome parse(Stream& stream, TraceCollector&
   return outcome;
 }
 
+/// The slow path for a double std::from_chars calls out of range: strtod rounds an underflow to
+/// zero or the nearest subnormal, and says HUGE_VAL for an overflow.
+bool forwardOutOfRangeDouble(TraceCollector& out, std::string_view text)
+{
+  const std::string terminated(text);
+  const double value = std::strtod(terminated.c_str(), nullptr);
+  if (std::isinf(value))
+    return false;
+  return out.number(value);
+}
+
 } // namespace
+
+bool forwardNumber(TraceCollector& out, std::string_view text)
+{
+  const char* const first = text.data();
+  const char* const last = first + text.size();
+  if (text.find_first_of(".eE") == std::string_view::npos) {
+    std::int64_t signedValue = 0;
+    if (std::from_chars(first, last, signedValue).ec == std::errc())
+      return out.integer(signedValue);
+    std::uint64_t unsignedValue = 0;
+    if (text.front() != '-' && std::from_chars(first, last, unsignedValue).ec == std::errc())
+      return out.unsignedInteger(unsignedValue);
+  }
+  double value = 0;
+  const std::from_chars_result result = std::from_chars(first, last, value);
+  if (result.ec == std::errc::result_out_of_range)
+    return forwardOutOfRangeDouble(out, text);
+  return result.ec == std::errc() && out.number(value);
+}
 
 TokenizeOutcome rapidJsonTokenizeText(std::string_view text, TraceCollector& out)
 {

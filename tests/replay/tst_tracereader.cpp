@@ -210,6 +210,11 @@ private slots:
                      "args": {"step": 0}}]} {})"
         << "trace.malformed"
         << "not JSON at byte";
+    QTest::newRow("a time past the largest double")
+        << head + R"({"ph": "X", "name": "s", "pid": 0, "tid": 0, "ts": 1e400, "dur": 1,
+                     "args": {"step": 0}}]})"
+        << "trace.malformed"
+        << "not JSON at byte";
     QTest::newRow("not UTF-8") << head + "{\"ph\": \"X\", \"name\": \"\xff\xfe\"}]}"
                                << "trace.malformed"
                                << "not JSON at byte";
@@ -244,7 +249,12 @@ private slots:
         writeChromeTrace(simulatedRing(8, "dgx-h100")), writeChromeTrace(stopped),
         R"([{"ph": "X", "name": "s", "pid": 0, "tid": 0, "ts": 0.1, "dur": 4e-3,
             "args": {"step": 0, "peer": 1, "bytes": 1e3, "extra": {"a": [1, {"b": null}]}}},
-           {"ph": "C", "name": "link 2 x", "ts": 7, "args": {"utilisation": 0.25}}])"};
+           {"ph": "C", "name": "link 2 x", "ts": 7, "args": {"utilisation": 0.25}}])",
+        // Numbers at the edges of what JSON allows: a zero with a large exponent (undefined
+        // behaviour in RapidJSON 1.1.0's own conversion), an underflow, integers past 64 bits.
+        R"([{"ph": "X", "name": "s", "pid": 0, "tid": 0, "ts": 0E47, "dur": 1e-400,
+            "args": {"step": 0, "peer": 1, "bytes": 4096.0, "x": [12345678901234567890,
+            -9223372036854775809, -0, 1e308, 123456789012345678901234567890]}}])"};
     for (const std::string& text : texts) {
       const TraceReadResult first =
           tracejson::readChromeTraceWith(tracejson::availableTokenizers().front(), text, "t");
