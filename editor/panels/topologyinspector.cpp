@@ -42,8 +42,8 @@ NodeInspector::NodeInspector(Document* document, QWidget* parent)
       m_links(makeNote(QStringLiteral("links")))
 {
   m_name->setObjectName(QStringLiteral("name"));
-  for (NodeKind kind :
-       {NodeKind::Gpu, NodeKind::NvSwitch, NodeKind::PcieSwitch, NodeKind::Nic, NodeKind::Cpu})
+  for (NodeKind kind : {NodeKind::Gpu, NodeKind::NvSwitch, NodeKind::PcieSwitch, NodeKind::Nic,
+                        NodeKind::Cpu, NodeKind::NetworkSwitch})
     m_kind->addItem(QString::fromUtf8(nodeKindName(kind)), static_cast<int>(kind));
   m_rank->setToolTip(tr("The rank this GPU hosts (none for switches, NICs and CPUs)"));
   form()->addRow(tr("Kind"), m_kind);

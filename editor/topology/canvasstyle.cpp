@@ -77,6 +77,8 @@ QString nodeKindLabel(NodeKind kind)
     return QStringLiteral("NIC");
   case NodeKind::Cpu:
     return QStringLiteral("CPU");
+  case NodeKind::NetworkSwitch:
+    return QObject::tr("Network switch");
   }
   return {};
 }

@@ -15,6 +15,8 @@ int defaultTier(NodeKind kind)
     return 0;
   case NodeKind::Nic:
     return -1;
+  case NodeKind::NetworkSwitch:
+    return -2;
   case NodeKind::Cpu:
     return 2;
   default:
@@ -89,8 +91,10 @@ int kindOrder(NodeKind kind)
     return 3;
   case NodeKind::Cpu:
     return 4;
+  case NodeKind::NetworkSwitch:
+    return 5;
   }
-  return 5;
+  return 6;
 }
 
 } // namespace cs::editor

@@ -26,6 +26,7 @@ QColor accentOf(NodeKind kind)
   case NodeKind::PcieSwitch:
     return linkKindColor(LinkKind::Pcie);
   case NodeKind::Nic:
+  case NodeKind::NetworkSwitch:
     return linkKindColor(LinkKind::Network);
   default:
     return linkKindColor(LinkKind::Smp);
@@ -62,6 +63,8 @@ QSizeF NodeItem::sizeFor(NodeKind kind)
     return {80, 44};
   case NodeKind::Cpu:
     return {76, 64};
+  case NodeKind::NetworkSwitch:
+    return {150, 40};
   }
   return {80, 50};
 }
@@ -135,6 +138,7 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
     break;
   case NodeKind::NvSwitch:
   case NodeKind::PcieSwitch:
+  case NodeKind::NetworkSwitch:
     paintSwitch(painter, rect, dark);
     break;
   case NodeKind::Nic:
@@ -209,8 +213,7 @@ void NodeItem::paintSwitch(QPainter* painter, const QRectF& rect, bool dark) con
   painter->setPen(colors.mutedText);
   painter->setFont(canvasFont(10));
   drawElided(painter, QRectF(textArea.left(), rect.bottom() - 20, textArea.width(), 13),
-             Qt::AlignCenter,
-             wide ? QObject::tr("NVLink switch") : nodeKindLabel(NodeKind::PcieSwitch));
+             Qt::AlignCenter, wide ? QObject::tr("NVLink switch") : nodeKindLabel(m_node.kind));
 }
 
 void NodeItem::paintNic(QPainter* painter, const QRectF& rect, bool dark) const

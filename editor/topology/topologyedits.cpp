@@ -1,5 +1,6 @@
 #include "topologyedits.h"
 
+#include "model/fabricpresets.h"
 #include "model/linkfigures.h"
 
 #include <algorithm>
@@ -32,9 +33,10 @@ TopologyLink defaultLink(NodeKind a, NodeKind b)
   const auto either = [&](NodeKind kind) { return a == kind || b == kind; };
   if (a == NodeKind::Cpu && b == NodeKind::Cpu)
     return link(LinkKind::Smp, kSmpGBps, kSmpLatencyUs);
+  if (either(NodeKind::NetworkSwitch) && !either(NodeKind::Gpu) && !either(NodeKind::Cpu))
+    return link(LinkKind::Network, kNic400GBps, kNetworkLatencyUs);
   if (either(NodeKind::Nic)) {
-    // A NIC sits on its host over PCIe; anything else it meets is the network (there is no
-    // network-switch kind: the presets use a switch node for it).
+    // A NIC sits on its host over PCIe; anything else it meets is the network.
     const NodeKind other = a == NodeKind::Nic ? b : a;
     if (other == NodeKind::Gpu || other == NodeKind::Cpu)
       return link(LinkKind::Pcie, kPcieGen5GBps, kPcieLatencyUs);
@@ -85,6 +87,8 @@ std::string_view nodeNamePrefix(NodeKind kind)
     return "NIC";
   case NodeKind::Cpu:
     return "CPU";
+  case NodeKind::NetworkSwitch:
+    return "Switch";
   }
   return "Node";
 }
@@ -234,6 +238,14 @@ std::string sizedPresetName(std::string_view pattern, int ranks)
     }
     return std::string(pattern.substr(0, pattern.size() - 3)) + std::to_string(rows) + "x" +
            std::to_string(n / rows);
+  }
+  if (pattern.ends_with("-NxG")) {
+    // Nodes of 8 GPUs as DGX machines have, else the largest node size that divides the ranks.
+    for (const int gpus : {8, 16, 4, 2, 1}) {
+      if (n % gpus == 0 && n / gpus >= 2 && n / gpus <= kMaxFabricNodes)
+        return std::string(pattern.substr(0, pattern.size() - 3)) + std::to_string(n / gpus) + "x" +
+               std::to_string(gpus);
+    }
   }
   return std::string(pattern);
 }

@@ -61,7 +61,8 @@ std::string formatRankList(const std::vector<int>& ranks);
 std::vector<int> addGpusForRanks(Topology& topology, const std::vector<int>& ranks);
 
 /// A preset name with its size placeholders filled in for `ranks`: "ring-N" -> "ring-8",
-/// "torus-RxC" -> "torus-2x4" (the most square factorisation); other names are returned as they
+/// "torus-RxC" -> "torus-2x4" (the most square factorisation), "fabric-h100-NxG" ->
+/// "fabric-h100-2x8" (nodes of 8 GPUs where the ranks allow); other names are returned as they
 /// are. `ranks` below 2 is treated as 2.
 std::string sizedPresetName(std::string_view pattern, int ranks);
 

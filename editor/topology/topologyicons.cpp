@@ -216,6 +216,9 @@ void draw(QPainter& p, TopologyIcon which, const QPalette& palette)
   case TopologyIcon::Cpu:
     drawCpu(p, ink);
     break;
+  case TopologyIcon::NetworkSwitch:
+    drawSwitch(p, linkKindColor(LinkKind::Network));
+    break;
   case TopologyIcon::Link:
     drawLink(p, ink, palette);
     break;

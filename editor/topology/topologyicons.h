@@ -2,7 +2,7 @@
 
 // The canvas's tool icons, drawn with QPainter (the machines we target have no icon theme), in
 // the palette's text colour with the same accents as the canvas (GPU in a rank colour, NVSwitch
-// green, PCIe blue, NIC orange), so a toolbar button looks like what it places.
+// green, PCIe blue, NIC and network switch orange), so a toolbar button looks like what it places.
 
 #include <QIcon>
 #include <QPalette>
@@ -16,6 +16,7 @@ enum class TopologyIcon {
   PcieSwitch,
   Nic,
   Cpu,
+  NetworkSwitch,
   Link,
   Delete,
   Preset,

@@ -70,6 +70,12 @@ const ToolInfo kToolInfo[] = {
      QT_TRANSLATE_NOOP("cs::editor::TopologyView", "Add CPU"), "C",
      QT_TRANSLATE_NOOP("cs::editor::TopologyView", "Click on the canvas to place a CPU"),
      "topologyAddCpuTool"},
+    {TopologyView::Tool::AddNetworkSwitch, TopologyIcon::NetworkSwitch,
+     QT_TRANSLATE_NOOP("cs::editor::TopologyView", "Add network switch"), "W",
+     QT_TRANSLATE_NOOP("cs::editor::TopologyView",
+                       "Click on the canvas to place a network switch (a leaf or spine between "
+                       "nodes, which NICs plug into)"),
+     "topologyAddNetworkSwitchTool"},
     {TopologyView::Tool::Link, TopologyIcon::Link,
      QT_TRANSLATE_NOOP("cs::editor::TopologyView", "Link"), "L",
      QT_TRANSLATE_NOOP(
@@ -80,7 +86,7 @@ const ToolInfo kToolInfo[] = {
 
 bool isPattern(const std::string& name)
 {
-  return name.ends_with("-N") || name.ends_with("-RxC");
+  return name.ends_with("-N") || name.ends_with("-RxC") || name.ends_with("-NxG");
 }
 
 } // namespace

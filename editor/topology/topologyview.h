@@ -46,7 +46,17 @@ class TopologyView : public QGraphicsView
 
 public:
   /// The canvas tools, one checkable action each (exclusive).
-  enum class Tool { Select, AddGpu, AddNvSwitch, AddPcieSwitch, AddNic, AddCpu, Link };
+  enum class Tool {
+    Select,
+    AddGpu,
+    AddNvSwitch,
+    AddPcieSwitch,
+    AddNic,
+    AddCpu,
+    AddNetworkSwitch,
+    Link,
+    Count ///< how many tools there are, not a tool
+  };
   /// The other actions of toolActions().
   enum class Command { Delete, Preset, AutoLayout, ZoomIn, ZoomOut, ZoomFit, ExportImage };
 
@@ -179,7 +189,7 @@ private:
   TopologyScene* m_scene;
   QList<QAction*> m_toolActions;
   QActionGroup* m_toolGroup;
-  std::array<QAction*, 7> m_tools{};
+  std::array<QAction*, static_cast<std::size_t>(Tool::Count)> m_tools{};
   std::array<QAction*, 7> m_commands{};
   QMenu* m_presetMenu;
   EmptyTopologyHint* m_hint;

@@ -33,6 +33,8 @@ NodeKind kindFor(TopologyView::Tool tool)
     return NodeKind::Nic;
   case TopologyView::Tool::AddCpu:
     return NodeKind::Cpu;
+  case TopologyView::Tool::AddNetworkSwitch:
+    return NodeKind::NetworkSwitch;
   default:
     return NodeKind::Gpu;
   }

@@ -121,6 +121,7 @@ void TopologyView::showCanvasMenu(QMenu& menu, const QPointF& scenePos)
       {NodeKind::PcieSwitch, tr("Add PCIe switch here")},
       {NodeKind::Nic, tr("Add NIC here")},
       {NodeKind::Cpu, tr("Add CPU here")},
+      {NodeKind::NetworkSwitch, tr("Add network switch here")},
   };
   for (const auto& [kind, text] : kinds) {
     const NodeKind placed = kind;

@@ -42,6 +42,8 @@ const char* shape(NodeKind kind)
     return "ellipse";
   case NodeKind::Cpu:
     return "octagon";
+  case NodeKind::NetworkSwitch:
+    return "trapezium";
   }
   return "box";
 }

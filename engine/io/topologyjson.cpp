@@ -128,7 +128,7 @@ void readNodes(const Json& nodes, Topology& topology, Diagnostics& diagnostics)
     if (!parsed) {
       diagnostics.error("topology.unknown-kind",
                         path + ".kind: unknown node kind \"" + *kind +
-                            "\" (expected gpu, nvswitch, pcie-switch, nic or cpu)");
+                            "\" (expected gpu, nvswitch, pcie-switch, nic, cpu or network-switch)");
       continue;
     }
     node.kind = *parsed;

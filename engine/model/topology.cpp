@@ -7,12 +7,15 @@ namespace cs {
 
 namespace {
 
-constexpr std::array<std::string_view, 5> kNodeKindNames = {"gpu", "nvswitch", "pcie-switch", "nic",
-                                                            "cpu"};
+constexpr std::array<std::string_view, 6> kNodeKindNames = {"gpu", "nvswitch", "pcie-switch",
+                                                            "nic", "cpu",      "network-switch"};
 constexpr std::array<std::string_view, 4> kLinkKindNames = {"nvlink", "pcie", "network", "smp"};
 
 template <typename Item> const Item* findById(const std::vector<Item>& items, int id)
 {
+  // Presets and most files number their items 0, 1, 2, ...: then the id is the position.
+  if (id >= 0 && static_cast<std::size_t>(id) < items.size() && items[id].id == id)
+    return &items[id];
   const auto found =
       std::find_if(items.begin(), items.end(), [id](const Item& item) { return item.id == id; });
   return found == items.end() ? nullptr : &*found;

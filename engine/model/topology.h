@@ -17,8 +17,11 @@
 
 namespace cs {
 
-enum class NodeKind : std::uint8_t { Gpu, NvSwitch, PcieSwitch, Nic, Cpu };
-std::string_view nodeKindName(NodeKind kind); ///< "gpu", "nvswitch", "pcie-switch", "nic", "cpu"
+/// NetworkSwitch: a leaf or spine of the network between nodes (InfiniBand or Ethernet), which
+/// NICs reach; a PcieSwitch joins the devices inside one node.
+enum class NodeKind : std::uint8_t { Gpu, NvSwitch, PcieSwitch, Nic, Cpu, NetworkSwitch };
+/// "gpu", "nvswitch", "pcie-switch", "nic", "cpu", "network-switch"
+std::string_view nodeKindName(NodeKind kind);
 std::optional<NodeKind> parseNodeKind(std::string_view text);
 
 struct TopologyNode {

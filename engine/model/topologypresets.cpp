@@ -1,5 +1,7 @@
 #include "topologypresets.h"
+#include "fabricpresets.h"
 #include "linkfigures.h"
+#include "presetbuilder_p.h"
 
 #include <charconv>
 #include <cmath>
@@ -15,43 +17,8 @@ constexpr double kDefaultBandwidthGBps = 100;
 constexpr double kDefaultLatencyUs = 2;
 constexpr int kMaxParametricRanks = 4096;
 
-/// Appends nodes and links with consecutive ids.
-class Builder
-{
-public:
-  Builder(std::string name, std::string description)
-  {
-    m_topology.name = std::move(name);
-    m_topology.description = std::move(description);
-  }
-
-  int node(NodeKind kind, std::string name, double x, double y, int rank = -1)
-  {
-    const int id = static_cast<int>(m_topology.nodes.size());
-    m_topology.nodes.push_back({id, kind, std::move(name), rank, x, y});
-    return id;
-  }
-
-  int gpu(int rank, double x, double y)
-  {
-    return node(NodeKind::Gpu, "GPU" + std::to_string(rank), x, y, rank);
-  }
-
-  void link(int a, int b, LinkKind kind, double bandwidthGBps, double latencyUs)
-  {
-    const int id = static_cast<int>(m_topology.links.size());
-    m_topology.links.push_back({id, a, b, kind, bandwidthGBps, latencyUs, true});
-  }
-
-  int nextNode() const { return static_cast<int>(m_topology.nodes.size()); }
-  Topology take() { return std::move(m_topology); }
-
-private:
-  Topology m_topology;
-};
-
 /// 8 GPUs in a row above one switch node standing for the whole NVSwitch fabric.
-void addNvswitchNode(Builder& builder, int firstRank, double x0, double perGpuGBps,
+void addNvswitchNode(PresetBuilder& builder, int firstRank, double x0, double perGpuGBps,
                      const std::string& switchName)
 {
   std::vector<int> gpus;
@@ -64,26 +31,28 @@ void addNvswitchNode(Builder& builder, int firstRank, double x0, double perGpuGB
 
 Topology dgxH100()
 {
-  Builder builder("dgx-h100", "NVIDIA DGX H100: 8 H100 GPUs on NVSwitch, 450 GB/s per GPU and "
-                              "direction (18 NVLink 4 links)");
+  PresetBuilder builder("dgx-h100",
+                        "NVIDIA DGX H100: 8 H100 GPUs on NVSwitch, 450 GB/s per GPU and "
+                        "direction (18 NVLink 4 links)");
   addNvswitchNode(builder, 0, 0, 450, "NVSwitch");
   return builder.take();
 }
 
 Topology dgxA100()
 {
-  Builder builder("dgx-a100", "NVIDIA DGX A100: 8 A100 GPUs on NVSwitch, 300 GB/s per GPU and "
-                              "direction (12 NVLink 3 links)");
+  PresetBuilder builder("dgx-a100",
+                        "NVIDIA DGX A100: 8 A100 GPUs on NVSwitch, 300 GB/s per GPU and "
+                        "direction (12 NVLink 3 links)");
   addNvswitchNode(builder, 0, 0, 300, "NVSwitch");
   return builder.take();
 }
 
 Topology dgx1V100()
 {
-  Builder builder("dgx1-v100",
-                  "NVIDIA DGX-1 (V100): hybrid cube-mesh of 6 NVLink 2 links per GPU, 25 GB/s per "
-                  "link and direction (double links 50 GB/s); pairs without NVLink go through "
-                  "PCIe switches and the two CPUs");
+  PresetBuilder builder(
+      "dgx1-v100", "NVIDIA DGX-1 (V100): hybrid cube-mesh of 6 NVLink 2 links per GPU, 25 GB/s per "
+                   "link and direction (double links 50 GB/s); pairs without NVLink go through "
+                   "PCIe switches and the two CPUs");
   // Two quads (0-3, 4-7) on the left and right, as in NVIDIA's block diagram.
   const double xs[8] = {0, 200, 0, 200, 500, 700, 500, 700};
   const double ys[8] = {0, 0, 200, 200, 0, 0, 200, 200};
@@ -116,8 +85,8 @@ Topology dgx1V100()
 
 Topology pcieServer()
 {
-  Builder builder("pcie-8gpu", "8-GPU PCIe Gen4 server: two PCIe switches with 4 GPUs each, "
-                               "joined through one CPU, one 400 Gb/s NIC on the CPU");
+  PresetBuilder builder("pcie-8gpu", "8-GPU PCIe Gen4 server: two PCIe switches with 4 GPUs each, "
+                                     "joined through one CPU, one 400 Gb/s NIC on the CPU");
   const int cpu = builder.node(NodeKind::Cpu, "CPU0", 390, 300);
   for (int s = 0; s < 2; ++s) {
     const int sw =
@@ -136,9 +105,9 @@ Topology pcieServer()
 
 Topology twoDgxH100()
 {
-  Builder builder("2x-dgx-h100",
-                  "Two DGX H100-like nodes (ranks 0-7 and 8-15): NVSwitch inside each node, one "
-                  "400 Gb/s NIC per GPU (PCIe Gen5) into one network switch");
+  PresetBuilder builder(
+      "2x-dgx-h100", "Two DGX H100-like nodes (ranks 0-7 and 8-15): NVSwitch inside each node, one "
+                     "400 Gb/s NIC per GPU (PCIe Gen5) into one network switch");
   std::vector<int> nics;
   for (int n = 0; n < 2; ++n) {
     const double x0 = 1100.0 * n;
@@ -152,8 +121,7 @@ Topology twoDgxH100()
       nics.push_back(nic);
     }
   }
-  const int network = builder.node(NodeKind::PcieSwitch, "NetworkSwitch", 970, -350);
-  // The network switch is a switch node for routing; its links are network links.
+  const int network = builder.node(NodeKind::NetworkSwitch, "NetworkSwitch", 970, -350);
   for (const int nic : nics)
     builder.link(nic, network, LinkKind::Network, kNic400GBps, kNetworkLatencyUs);
   return builder.take();
@@ -168,7 +136,7 @@ std::optional<int> parsePositive(std::string_view text)
   return value;
 }
 
-std::vector<int> ringGpus(Builder& builder, int n)
+std::vector<int> ringGpus(PresetBuilder& builder, int n)
 {
   std::vector<int> gpus;
   const double radius = std::max(150.0, 40.0 * n);
@@ -182,8 +150,8 @@ std::vector<int> ringGpus(Builder& builder, int n)
 
 Topology ring(int n, double bandwidth, double latency)
 {
-  Builder builder("ring-" + std::to_string(n),
-                  std::to_string(n) + " GPUs in a ring, each joined to the next by one link");
+  PresetBuilder builder("ring-" + std::to_string(n),
+                        std::to_string(n) + " GPUs in a ring, each joined to the next by one link");
   const std::vector<int> gpus = ringGpus(builder, n);
   for (int r = 0; r < n; ++r) {
     if (n == 2 && r == 1)
@@ -195,8 +163,8 @@ Topology ring(int n, double bandwidth, double latency)
 
 Topology fullyConnected(int n, double bandwidth, double latency)
 {
-  Builder builder("fully-connected-" + std::to_string(n),
-                  std::to_string(n) + " GPUs, a direct link between every pair");
+  PresetBuilder builder("fully-connected-" + std::to_string(n),
+                        std::to_string(n) + " GPUs, a direct link between every pair");
   const std::vector<int> gpus = ringGpus(builder, n);
   for (int a = 0; a < n; ++a) {
     for (int b = a + 1; b < n; ++b)
@@ -207,9 +175,9 @@ Topology fullyConnected(int n, double bandwidth, double latency)
 
 Topology torus(int rows, int columns, double bandwidth, double latency)
 {
-  Builder builder("torus-" + std::to_string(rows) + "x" + std::to_string(columns),
-                  std::to_string(rows) + "x" + std::to_string(columns) +
-                      " 2D torus: each GPU linked to its four neighbours, wrapping around");
+  PresetBuilder builder("torus-" + std::to_string(rows) + "x" + std::to_string(columns),
+                        std::to_string(rows) + "x" + std::to_string(columns) +
+                            " 2D torus: each GPU linked to its four neighbours, wrapping around");
   for (int r = 0; r < rows; ++r) {
     for (int c = 0; c < columns; ++c)
       builder.gpu(r * columns + c, 150.0 * c, 150.0 * r);
@@ -247,6 +215,11 @@ std::vector<PresetInfo> topologyPresets()
                                "--latency)"});
   presets.push_back({"fully-connected-N", "N GPUs with a direct link between every pair"});
   presets.push_back({"torus-RxC", "R x C 2D torus, each GPU linked to its four neighbours"});
+  presets.push_back({"fabric-h100-NxG",
+                     "N DGX H100-like nodes of G GPUs on a rail-optimised network: one 400 Gb/s "
+                     "NIC per GPU, leaf switches per rail, spines (suffixes: -nicsK NICs per "
+                     "node, -200g NIC speed, -os2 spine oversubscription)"});
+  presets.push_back({"fabric-a100-NxG", "the same with DGX A100-like nodes and 200 Gb/s NICs"});
   return presets;
 }
 
@@ -263,6 +236,10 @@ std::optional<Topology> makePresetTopology(std::string_view name, const PresetOp
     return pcieServer();
   if (name == "2x-dgx-h100")
     return twoDgxH100();
+  if (name.starts_with("fabric-")) {
+    const std::optional<FabricOptions> fabric = parseFabricName(name, error);
+    return fabric ? std::optional(makeFabricTopology(*fabric)) : std::nullopt;
+  }
 
   const double bandwidth = options.bandwidthGBps.value_or(kDefaultBandwidthGBps);
   const double latency = options.latencyUs.value_or(kDefaultLatencyUs);
@@ -326,14 +303,16 @@ void layoutInRows(Topology& topology)
       return 2;
     case NodeKind::Cpu:
       return 3;
+    case NodeKind::NetworkSwitch:
+      return 4; // above the switches inside the node
     }
     return 1;
   };
-  int used[4] = {0, 0, 0, 0};
+  int used[5] = {0, 0, 0, 0, 0};
   for (TopologyNode& node : topology.nodes) {
     const int r = row(node.kind);
     node.x = 120.0 * used[r]++;
-    node.y = 150.0 * r;
+    node.y = r == 4 ? -150.0 : 150.0 * r;
   }
 }
 

@@ -2,7 +2,8 @@
 
 // Built-in topologies: real machines (DGX H100, DGX A100, DGX-1 V100, an 8-GPU PCIe server, two
 // DGX H100-like nodes on a network) and parametric shapes (`ring-N`, `fully-connected-N`,
-// `torus-RxC`). Every preset comes with canvas positions so the editor can draw it as built.
+// `torus-RxC`, and multi-node clusters `fabric-h100-NxG`, fabricpresets.h). Every preset comes with
+// canvas positions so the editor can draw it as built.
 //
 // Figures are per direction, in GB/s (10^9 bytes/s): NVLink 4 (H100) moves 25 GB/s per link and
 // direction, 18 links = 450 GB/s per GPU; NVLink 3 (A100) 12 links = 300 GB/s; NVLink 2 (V100)

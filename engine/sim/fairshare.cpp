@@ -9,61 +9,87 @@ namespace {
 
 /// Relative tolerance under which two shares count as the same bottleneck level.
 constexpr double kTolerance = 1e-12;
+/// Relative tolerance under which a resource's summed flow bounds count as fitting its
+/// capacity: the sums are kept incrementally and may be a few ulps off.
+constexpr double kSlackTolerance = 1e-9;
 
 } // namespace
 
-std::vector<double> maxMinFairShares(const std::vector<double>& capacities,
-                                     const std::vector<std::vector<int>>& flowResources)
+void FairShareSolver::solve(const std::vector<double>& capacities, const std::vector<int>& offsets,
+                            const std::vector<int>& resources, std::vector<double>& rates)
 {
-  const std::size_t flowCount = flowResources.size();
-  std::vector<double> rates(flowCount, 0.0);
-  std::vector<bool> frozen(flowCount, false);
-  std::vector<double> remaining = capacities;
-  std::vector<int> unfrozenOn(capacities.size(), 0);
-  std::vector<std::vector<int>> flowsOn(capacities.size());
+  const std::size_t flowCount = offsets.size() - 1;
+  rates.assign(flowCount, 0.0);
+  m_frozen.assign(flowCount, 0);
+  m_remaining = capacities;
+  m_unfrozenOn.assign(capacities.size(), 0);
   std::size_t unfrozen = 0;
   for (std::size_t f = 0; f < flowCount; ++f) {
-    if (flowResources[f].empty()) {
+    if (offsets[f] == offsets[f + 1]) {
       rates[f] = FlowNetwork::kInfinity;
-      frozen[f] = true;
+      m_frozen[f] = 1;
       continue;
     }
     ++unfrozen;
-    for (const int r : flowResources[f]) {
-      ++unfrozenOn[r];
-      flowsOn[r].push_back(static_cast<int>(f));
-    }
+    for (int i = offsets[f]; i < offsets[f + 1]; ++i)
+      ++m_unfrozenOn[resources[i]];
+  }
+  // The flows on each resource, in one array (counting sort by resource).
+  m_onOffsets.assign(capacities.size() + 1, 0);
+  for (const int r : resources)
+    ++m_onOffsets[r + 1];
+  for (std::size_t r = 0; r < capacities.size(); ++r)
+    m_onOffsets[r + 1] += m_onOffsets[r];
+  m_onFlows.resize(resources.size());
+  m_fill.assign(m_onOffsets.begin(), m_onOffsets.end() - 1);
+  for (std::size_t f = 0; f < flowCount; ++f) {
+    for (int i = offsets[f]; i < offsets[f + 1]; ++i)
+      m_onFlows[m_fill[resources[i]]++] = static_cast<int>(f);
   }
   // Progressive filling: raise every unfrozen flow together until some resource is full, then
   // freeze the flows crossing it; they keep the level they reached.
   double level = 0;
   while (unfrozen > 0) {
     double delta = FlowNetwork::kInfinity;
-    for (std::size_t r = 0; r < remaining.size(); ++r) {
-      if (unfrozenOn[r] > 0)
-        delta = std::min(delta, std::max(0.0, remaining[r]) / unfrozenOn[r]);
+    for (std::size_t r = 0; r < m_remaining.size(); ++r) {
+      if (m_unfrozenOn[r] > 0)
+        delta = std::min(delta, std::max(0.0, m_remaining[r]) / m_unfrozenOn[r]);
     }
     level += delta;
-    std::vector<std::size_t> saturated;
-    for (std::size_t r = 0; r < remaining.size(); ++r) {
-      if (unfrozenOn[r] == 0)
+    m_saturated.clear();
+    for (std::size_t r = 0; r < m_remaining.size(); ++r) {
+      if (m_unfrozenOn[r] == 0)
         continue;
-      remaining[r] -= delta * unfrozenOn[r];
-      if (remaining[r] <= kTolerance * std::max(1.0, capacities[r]) * unfrozenOn[r])
-        saturated.push_back(r);
+      m_remaining[r] -= delta * m_unfrozenOn[r];
+      if (m_remaining[r] <= kTolerance * std::max(1.0, capacities[r]) * m_unfrozenOn[r])
+        m_saturated.push_back(static_cast<int>(r));
     }
-    for (const std::size_t r : saturated) {
-      for (const int f : flowsOn[r]) {
-        if (frozen[f])
+    for (const int r : m_saturated) {
+      for (int i = m_onOffsets[r]; i < m_onOffsets[r + 1]; ++i) {
+        const int f = m_onFlows[i];
+        if (m_frozen[f])
           continue;
-        frozen[f] = true;
+        m_frozen[f] = 1;
         rates[f] = level;
         --unfrozen;
-        for (const int other : flowResources[f])
-          --unfrozenOn[other];
+        for (int j = offsets[f]; j < offsets[f + 1]; ++j)
+          --m_unfrozenOn[resources[j]];
       }
     }
   }
+}
+
+std::vector<double> maxMinFairShares(const std::vector<double>& capacities,
+                                     const std::vector<std::vector<int>>& flowResources)
+{
+  std::vector<int> offsets = {0};
+  std::vector<int> resources;
+  for (const std::vector<int>& flow : flowResources) {
+    resources.insert(resources.end(), flow.begin(), flow.end());
+    offsets.push_back(static_cast<int>(resources.size()));
+  }
+  std::vector<double> rates;
+  FairShareSolver().solve(capacities, offsets, resources, rates);
   return rates;
 }
 
@@ -101,22 +127,50 @@ int FlowNetwork::add(std::vector<int> resources, double bytes, double now)
     m_completions.push({now, id, flow.version});
     return id;
   }
+  flow.bound = kInfinity;
   for (const int r : flow.resources)
+    flow.bound = std::min(flow.bound, m_resources[r].capacity);
+  for (const int r : flow.resources) {
     m_resources[r].flows.push_back(id);
-  rebalance(m_flows[id].resources, now);
+    m_resources[r].boundSum += flow.bound;
+    m_pendingSeeds.push_back(r);
+  }
+  m_pendingNow = now;
   return id;
 }
 
 double FlowNetwork::nextCompletion()
 {
-  while (!m_completions.empty()) {
-    const Completion& top = m_completions.top();
-    const Flow& flow = m_flows[top.flow];
-    if (flow.active && flow.version == top.version)
-      return top.time;
-    m_completions.pop();
+  for (;;) {
+    while (!m_completions.empty()) {
+      const Completion& top = m_completions.top();
+      const Flow& flow = m_flows[top.flow];
+      if (flow.active && flow.version == top.version)
+        break;
+      m_completions.pop();
+    }
+    // A flow due at the moment of the pending changes finishes then whatever the new rates:
+    // it has nothing left. Anything later needs the rates brought up to date first.
+    const double next = m_completions.empty() ? kInfinity : m_completions.top().time;
+    if (m_pendingSeeds.empty() || next <= m_pendingNow)
+      return next;
+    settle();
   }
-  return kInfinity;
+}
+
+void FlowNetwork::settle()
+{
+  if (m_pendingSeeds.empty())
+    return;
+  std::vector<int> seeds;
+  seeds.swap(m_pendingSeeds);
+  rebalance(seeds, m_pendingNow);
+}
+
+double FlowNetwork::load(int resource)
+{
+  settle();
+  return m_resources[resource].load;
 }
 
 int FlowNetwork::popCompletion(double now)
@@ -126,11 +180,11 @@ int FlowNetwork::popCompletion(double now)
   const int id = m_completions.top().flow;
   m_completions.pop();
   detach(id);
-  const std::vector<int> seeds = std::move(m_flows[id].resources);
+  const std::vector<int>& resources = m_flows[id].resources;
+  m_pendingSeeds.insert(m_pendingSeeds.end(), resources.begin(), resources.end());
+  m_pendingNow = now;
   m_flows[id].resources.clear();
   m_freeIds.push_back(id);
-  if (!seeds.empty())
-    rebalance(seeds, now);
   return id;
 }
 
@@ -141,6 +195,9 @@ void FlowNetwork::detach(int id)
   ++flow.version;
   --m_active;
   for (const int r : flow.resources) {
+    m_resources[r].boundSum -= flow.bound;
+    if (m_resources[r].flows.size() == 1)
+      m_resources[r].boundSum = 0; // no rounding left behind by the sums
     std::vector<int>& flows = m_resources[r].flows;
     const auto found = std::find(flows.begin(), flows.end(), id);
     if (found != flows.end()) {
@@ -152,6 +209,7 @@ void FlowNetwork::detach(int id)
 
 std::vector<int> FlowNetwork::takeChangedResources()
 {
+  settle();
   std::vector<int> changed;
   changed.swap(m_changed);
   for (const int r : changed)
@@ -159,13 +217,21 @@ std::vector<int> FlowNetwork::takeChangedResources()
   return changed;
 }
 
-void FlowNetwork::rebalance(const std::vector<int>& seeds, double now)
+bool FlowNetwork::slack(int resource) const
 {
-  // The connected component of the seed resources in the flow/resource graph: only its rates
-  // can change when a flow enters or leaves it.
+  const Resource& r = m_resources[resource];
+  return r.boundSum <= r.capacity * (1 + kSlackTolerance);
+}
+
+void FlowNetwork::collectComponent(const std::vector<int>& seeds)
+{
+  // The connected component of the seed resources in the flow/resource graph, not crossing
+  // slack resources: only its rates can change when a flow enters or leaves it. A seed is
+  // crossed even when slack: it may have limited the flow that just left.
   ++m_stamp;
-  std::vector<int> resources;
-  std::vector<int> flows;
+  m_componentFlows.clear();
+  m_componentResources.clear();
+  std::vector<int>& resources = m_componentResources;
   for (const int r : seeds) {
     if (m_seenResource[r] != m_stamp) {
       m_seenResource[r] = m_stamp;
@@ -177,29 +243,50 @@ void FlowNetwork::rebalance(const std::vector<int>& seeds, double now)
       if (m_seenFlow[f] == m_stamp)
         continue;
       m_seenFlow[f] = m_stamp;
-      flows.push_back(f);
+      m_componentFlows.push_back(f);
       for (const int other : m_flows[f].resources) {
-        if (m_seenResource[other] != m_stamp) {
+        if (m_seenResource[other] != m_stamp && !slack(other)) {
           m_seenResource[other] = m_stamp;
           resources.push_back(other);
         }
       }
     }
   }
+  // Slack seeds limit nobody now: they leave the sharing problem.
+  std::erase_if(resources, [this](int r) { return slack(r); });
+}
 
-  // Local indices for the sharing computation.
-  std::vector<double> capacities;
-  capacities.reserve(resources.size());
+void FlowNetwork::rebalance(const std::vector<int>& seeds, double now)
+{
+  collectComponent(seeds);
+  const std::vector<int>& resources = m_componentResources;
+  const std::vector<int>& flows = m_componentFlows;
+
+  // Local indices for the sharing computation: the limiting resources, then one private
+  // resource per flow holding its bound (the slack resources it crosses are left out, and the
+  // smallest of its capacities must still cap it).
+  std::vector<double>& capacities = m_localCapacities;
+  capacities.clear();
   for (std::size_t i = 0; i < resources.size(); ++i) {
     capacities.push_back(m_resources[resources[i]].capacity);
     m_seenResource[resources[i]] = -static_cast<int>(i) - 1; // local index, negative
   }
-  std::vector<std::vector<int>> local(flows.size());
-  for (std::size_t i = 0; i < flows.size(); ++i) {
-    for (const int r : m_flows[flows[i]].resources)
-      local[i].push_back(-m_seenResource[r] - 1);
+  m_localOffsets.assign(1, 0);
+  m_localResources.clear();
+  for (const int f : flows) {
+    for (const int r : m_flows[f].resources) {
+      if (m_seenResource[r] < 0)
+        m_localResources.push_back(-m_seenResource[r] - 1);
+    }
+    m_localResources.push_back(static_cast<int>(capacities.size()));
+    m_localOffsets.push_back(static_cast<int>(m_localResources.size()));
+    capacities.push_back(m_flows[f].bound);
   }
-  const std::vector<double> rates = maxMinFairShares(capacities, local);
+  std::vector<double>& rates = m_localRates;
+  if (resources.empty())
+    rates.assign(capacities.begin(), capacities.end()); // every flow alone at its bound
+  else
+    m_solver.solve(capacities, m_localOffsets, m_localResources, rates);
   for (const int r : resources)
     m_seenResource[r] = 0;
 
@@ -215,7 +302,18 @@ void FlowNetwork::rebalance(const std::vector<int>& seeds, double now)
     const double finish = flow.rate > 0 ? now + flow.remaining / flow.rate : kInfinity;
     m_completions.push({finish, flows[i], flow.version});
   }
-  for (const int r : resources) {
+  updateLoads(seeds);
+}
+
+void FlowNetwork::updateLoads(const std::vector<int>& seeds)
+{
+  // Loads change where a flow came or went (the seeds) and wherever a component flow runs,
+  // slack resources included.
+  ++m_stamp;
+  const auto refresh = [this](int r) {
+    if (m_seenResource[r] == m_stamp)
+      return;
+    m_seenResource[r] = m_stamp;
     double load = 0;
     for (const int f : m_resources[r].flows)
       load += m_flows[f].rate;
@@ -226,6 +324,12 @@ void FlowNetwork::rebalance(const std::vector<int>& seeds, double now)
         m_changed.push_back(r);
       }
     }
+  };
+  for (const int r : seeds)
+    refresh(r);
+  for (const int f : m_componentFlows) {
+    for (const int r : m_flows[f].resources)
+      refresh(r);
   }
 }
 

@@ -2,7 +2,10 @@
 
 // Max-min fair sharing of link bandwidth among concurrent transfers (progressive filling), and
 // the incremental network the simulator keeps: when a transfer starts or ends, only the transfers
-// that share a link with it, directly or through others, get new rates.
+// that share a link with it, directly or through others, get new rates. The new rates are worked
+// out once for everything that started or ended at the same moment, when the network is next
+// asked about a later moment: a 1,024-rank ring starts and ends thousands of transfers at each
+// instant, all in one connected component once the nodes share spine switches.
 
 #include <cstdint>
 #include <limits>
@@ -18,6 +21,24 @@ namespace cs {
 std::vector<double> maxMinFairShares(const std::vector<double>& capacities,
                                      const std::vector<std::vector<int>>& flowResources);
 
+/// maxMinFairShares over flows given as one array (flow f crosses resources[offsets[f] ..
+/// offsets[f + 1])), keeping its work space between calls: the simulator solves millions.
+class FairShareSolver
+{
+public:
+  void solve(const std::vector<double>& capacities, const std::vector<int>& offsets,
+             const std::vector<int>& resources, std::vector<double>& rates);
+
+private:
+  std::vector<char> m_frozen;
+  std::vector<double> m_remaining;
+  std::vector<int> m_unfrozenOn;
+  std::vector<int> m_onOffsets; ///< flows on resource r: m_onFlows[m_onOffsets[r] ..]
+  std::vector<int> m_onFlows;
+  std::vector<int> m_fill;
+  std::vector<int> m_saturated;
+};
+
 /// Active transfers over resources with capacities, rates kept max-min fair. Time in µs, sizes
 /// in bytes, capacities and rates in bytes per µs.
 class FlowNetwork
@@ -27,14 +48,15 @@ public:
 
   explicit FlowNetwork(std::vector<double> capacities);
 
-  /// Starts a flow of `bytes` over `resources` at time `now`; returns its id.
+  /// Starts a flow of `bytes` over `resources` at time `now` (never before an earlier call's
+  /// `now`); returns its id.
   int add(std::vector<int> resources, double bytes, double now);
   /// The earliest time a flow finishes, or infinity when none is active.
   double nextCompletion();
   /// Removes the flow finishing at nextCompletion() and returns its id (call with now = that time).
   int popCompletion(double now);
-  /// The summed rate of the active flows on a resource.
-  double load(int resource) const { return m_resources[resource].load; }
+  /// The summed rate of the active flows on a resource (after the changes made so far).
+  double load(int resource);
   /// Resources whose load changed since the last call, each once.
   std::vector<int> takeChangedResources();
   int activeFlows() const { return m_active; }
@@ -45,6 +67,7 @@ private:
     double remaining = 0;
     double rate = 0;
     double since = 0; ///< time `remaining` was last brought up to date
+    double bound = 0; ///< the smallest capacity it crosses: its rate can never be higher
     int version = 0;  ///< bumps when the rate changes; older completion entries are stale
     bool active = false;
     bool scheduled = false; ///< a completion entry for the current rate is queued
@@ -52,6 +75,7 @@ private:
   struct Resource {
     double capacity = 0;
     double load = 0;
+    double boundSum = 0;    ///< the bounds of its active flows, summed
     std::vector<int> flows; ///< active flows crossing it
     bool changed = false;
   };
@@ -66,6 +90,15 @@ private:
   };
 
   void rebalance(const std::vector<int>& seeds, double now);
+  /// A resource that fits every flow crossing it at that flow's bound never limits anyone: the
+  /// fair shares are the same without it, and flows that meet only there do not affect each
+  /// other (a NIC's own link, a spine uplink sized for its leaf).
+  bool slack(int resource) const;
+  /// The flows and limiting resources the change at `seeds` can reach, into m_component*.
+  void collectComponent(const std::vector<int>& seeds);
+  void updateLoads(const std::vector<int>& seeds);
+  /// Brings the rates up to date with the flows added and removed since the last call.
+  void settle();
   void detach(int flow);
 
   std::vector<Flow> m_flows;
@@ -73,8 +106,17 @@ private:
   std::vector<Resource> m_resources;
   std::priority_queue<Completion, std::vector<Completion>, std::greater<>> m_completions;
   std::vector<int> m_changed;
+  std::vector<int> m_pendingSeeds; ///< resources of flows added or removed at m_pendingNow
+  double m_pendingNow = 0;
   std::vector<int> m_seenFlow;     ///< stamp per flow for component searches
   std::vector<int> m_seenResource; ///< stamp per resource
+  std::vector<int> m_componentFlows;
+  std::vector<int> m_componentResources; ///< the limiting ones only
+  std::vector<double> m_localCapacities; ///< the component's sharing problem, reused
+  std::vector<int> m_localOffsets;
+  std::vector<int> m_localResources;
+  std::vector<double> m_localRates;
+  FairShareSolver m_solver;
   int m_stamp = 0;
   int m_active = 0;
 };

@@ -207,6 +207,11 @@ bool routeConnections(const Topology& topology, SimIndex& index, Diagnostics& di
   std::unordered_map<int, int> linkIndex;
   for (std::size_t i = 0; i < topology.links.size(); ++i)
     linkIndex[topology.links[i].id] = static_cast<int>(i);
+  std::unordered_map<int, int> gpuOfRank;
+  for (const TopologyNode& node : topology.nodes) {
+    if (node.kind == NodeKind::Gpu && node.rank >= 0)
+      gpuOfRank.emplace(node.rank, node.id);
+  }
   std::map<int, std::vector<int>> bySource;
   for (std::size_t c = 0; c < index.connections.size(); ++c)
     bySource[index.connections[c].from].push_back(static_cast<int>(c));
@@ -214,9 +219,9 @@ bool routeConnections(const Topology& topology, SimIndex& index, Diagnostics& di
   for (const auto& [from, ids] : bySource) {
     std::vector<int> targets;
     for (const int c : ids)
-      targets.push_back(topology.gpuNode(index.connections[c].to)->id);
+      targets.push_back(gpuOfRank.at(index.connections[c].to));
     const std::vector<std::optional<Route>> routes =
-        findRoutes(topology, topology.gpuNode(from)->id, targets);
+        findRoutes(topology, gpuOfRank.at(from), targets);
     for (std::size_t i = 0; i < ids.size(); ++i) {
       ConnectionInfo& info = index.connections[ids[i]];
       if (!routes[i]) {

@@ -82,6 +82,10 @@ public:
         return false;
       const double network = m_network.nextCompletion();
       const double timer = m_timers.empty() ? FlowNetwork::kInfinity : m_timers.top().time;
+      // Links are sampled once everything due at this moment has happened, so the transfers
+      // that start and end together are shared out once, not once each.
+      if (std::min(network, timer) > m_now)
+        sampleUtilisation();
       if (network == FlowNetwork::kInfinity && timer == FlowNetwork::kInfinity)
         break;
       if (network <= timer) {
@@ -100,7 +104,6 @@ public:
         else
           finishStep(event.id);
       }
-      sampleUtilisation();
       drain();
     }
     return true;

@@ -109,6 +109,8 @@ private slots:
         name.replace(name.size() - 1, 1, "6");
       if (name == "torus-RxC")
         name = "torus-3x3";
+      if (name.ends_with("-NxG"))
+        name.replace(name.size() - 3, 3, "5x4");
       const Topology topology = preset(name.c_str());
       // No two nodes on the same spot, so the canvas shows each one.
       for (std::size_t i = 0; i < topology.nodes.size(); ++i) {

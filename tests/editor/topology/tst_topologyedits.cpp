@@ -52,6 +52,10 @@ void TestTopologyEdits::defaultLinkKinds_data()
   QTest::newRow("nic-nic") << NodeKind::Nic << NodeKind::Nic << LinkKind::Network << 50.0 << 1.5;
   QTest::newRow("nic-switch") << NodeKind::Nic << NodeKind::PcieSwitch << LinkKind::Network << 50.0
                               << 1.5;
+  QTest::newRow("nic-network switch")
+      << NodeKind::Nic << NodeKind::NetworkSwitch << LinkKind::Network << 50.0 << 1.5;
+  QTest::newRow("leaf-spine") << NodeKind::NetworkSwitch << NodeKind::NetworkSwitch
+                              << LinkKind::Network << 50.0 << 1.5;
 }
 
 void TestTopologyEdits::defaultLinkKinds()
@@ -173,6 +177,9 @@ void TestTopologyEdits::sizedPresetNames_data()
   QTest::newRow("torus 16") << "torus-RxC" << 16 << "torus-4x4";
   QTest::newRow("torus prime") << "torus-RxC" << 7 << "torus-1x7";
   QTest::newRow("one rank") << "ring-N" << 1 << "ring-2";
+  QTest::newRow("fabric of DGX nodes") << "fabric-h100-NxG" << 1024 << "fabric-h100-128x8";
+  QTest::newRow("fabric of 4-GPU nodes") << "fabric-a100-NxG" << 12 << "fabric-a100-3x4";
+  QTest::newRow("fabric of 16-GPU nodes") << "fabric-h100-NxG" << 2048 << "fabric-h100-128x16";
 }
 
 void TestTopologyEdits::sizedPresetNames()
