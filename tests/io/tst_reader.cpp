@@ -148,15 +148,6 @@ void Test_reader::malformed_data()
   QTest::newRow("missing tb chan")
       << replaced(" chan=\"0\"", "") << "format.missing-attribute" << 3 << "tb"
       << "chan" << true;
-  QTest::newRow("non-numeric") << replaced("srcoff=\"1\"", "srcoff=\"one\"") << "format.bad-number"
-                               << 5 << "step"
-                               << "srcoff" << true;
-  QTest::newRow("trailing junk") << replaced("i_chunks=\"2\"", "i_chunks=\"2x\"")
-                                 << "format.bad-number" << 2 << "gpu"
-                                 << "i_chunks" << true;
-  QTest::newRow("out of range") << replaced("i_chunks=\"2\"", "i_chunks=\"99999999999\"")
-                                << "format.bad-number" << 2 << "gpu"
-                                << "i_chunks" << true;
   QTest::newRow("unknown type") << replaced("type=\"rrc\"", "type=\"rrx\"") << "format.unknown-type"
                                 << 5 << "step"
                                 << "type" << true;
