@@ -40,6 +40,18 @@ bool plainDecimal(std::string_view text, long long& value)
   return true;
 }
 
+// Attribute names are a few characters long: a plain loop beats a call to memcmp.
+bool sameName(std::string_view a, std::string_view b)
+{
+  if (a.size() != b.size())
+    return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (a[i] != b[i])
+      return false;
+  }
+  return true;
+}
+
 } // namespace
 
 // strtol(text, NULL, 0) as the C library defines it: leading white space, a sign, base 16 after
@@ -93,7 +105,7 @@ RuntimeNumber readRuntimeNumber(std::string_view text)
   return number;
 }
 
-std::optional<std::string_view> ElementReader::requiredText(const char* name)
+std::optional<std::string_view> ElementReader::requiredText(std::string_view name)
 {
   const ScannedAttribute* attribute = take(name);
   if (!attribute) {
@@ -103,7 +115,7 @@ std::optional<std::string_view> ElementReader::requiredText(const char* name)
   return attribute->value;
 }
 
-std::optional<std::string_view> ElementReader::optionalText(const char* name)
+std::optional<std::string_view> ElementReader::optionalText(std::string_view name)
 {
   const ScannedAttribute* attribute = take(name);
   if (!attribute)
@@ -111,7 +123,7 @@ std::optional<std::string_view> ElementReader::optionalText(const char* name)
   return attribute->value;
 }
 
-std::optional<bool> ElementReader::flag(const char* name, bool mandatory, Severity severity)
+std::optional<bool> ElementReader::flag(std::string_view name, bool mandatory, Severity severity)
 {
   const std::optional<long long> value = optional<long long>(name, mandatory);
   if (!value)
@@ -121,11 +133,11 @@ std::optional<bool> ElementReader::flag(const char* name, bool mandatory, Severi
   return *value != 0;
 }
 
-void ElementReader::badValue(const char* name, std::string_view value, const std::string& expected,
-                             Severity severity)
+void ElementReader::badValue(std::string_view name, std::string_view value,
+                             const std::string& expected, Severity severity)
 {
   m_out.add(severity, "format.bad-value",
-            "<" + element() + "> attribute " + name + "=\"" + std::string(value) +
+            "<" + element() + "> attribute " + std::string(name) + "=\"" + std::string(value) +
                 "\" is not valid; expected " + expected,
             at(name));
 }
@@ -133,6 +145,8 @@ void ElementReader::badValue(const char* name, std::string_view value, const std
 std::vector<Attribute> ElementReader::unknownAttributes() const
 {
   std::vector<Attribute> unknown;
+  if (m_found == m_tag.attributes.size())
+    return unknown;
   const auto kept =
       static_cast<std::size_t>(std::count_if(m_tag.attributes.begin(), m_tag.attributes.end(),
                                              [](const ScannedAttribute& a) { return a.kept; }));
@@ -156,23 +170,22 @@ Location ElementReader::at(std::string_view attribute) const
 
 // The runtime looks attributes up by name among the ones its tokenizer kept; the first one of a
 // name wins (mscclXmlGetAttrIndex).
-const ScannedAttribute* ElementReader::take(const char* name)
+const ScannedAttribute* ElementReader::take(std::string_view name)
 {
   if (m_takenCount < m_taken.size())
     m_taken[m_takenCount++] = name;
   const std::vector<ScannedAttribute>& attributes = m_tag.attributes;
   const ScannedAttribute* found = nullptr;
   // Files almost always list attributes in the order we ask for them: try the next one first.
-  if (m_next < attributes.size() && attributes[m_next].kept && attributes[m_next].name == name) {
+  // While every earlier request was the next attribute, the ones before it carry other names,
+  // so it is also the first of its name.
+  if (m_inOrder && m_next < attributes.size() && attributes[m_next].kept &&
+      sameName(attributes[m_next].name, name)) {
     found = &attributes[m_next++];
-    // A repeated name earlier in the element would win instead.
-    if (std::any_of(attributes.begin(), attributes.begin() + static_cast<long>(m_next) - 1,
-                    [&](const ScannedAttribute& a) { return a.kept && a.name == name; }))
-      found = nullptr;
-  }
-  if (!found) {
+  } else {
+    m_inOrder = false;
     for (const ScannedAttribute& attribute : attributes) {
-      if (attribute.kept && attribute.name == name) {
+      if (attribute.kept && sameName(attribute.name, name)) {
         found = &attribute;
         break;
       }
@@ -183,20 +196,20 @@ const ScannedAttribute* ElementReader::take(const char* name)
   return found;
 }
 
-void ElementReader::missing(const char* name)
+void ElementReader::missing(std::string_view name)
 {
   const bool dropped =
       std::any_of(m_tag.attributes.begin(), m_tag.attributes.end(),
                   [&](const ScannedAttribute& a) { return !a.kept && a.name == name; });
   m_out.error("format.missing-attribute",
-              "missing required " + element() + " attribute " + name +
+              "missing required " + element() + " attribute " + std::string(name) +
                   (dropped ? " (written past the 16 attributes the runtimes' reader keeps, so it "
                              "drops it; every runtime requires it)"
                            : " (every runtime requires it)"),
               at(name));
 }
 
-long long ElementReader::number(const char* name, std::string_view text, bool narrow)
+long long ElementReader::number(std::string_view name, std::string_view text, bool narrow)
 {
   const RuntimeNumber number = readRuntimeNumber(text);
   // mscclXmlGetAttrInt stores strtol's long in an int: the low 32 bits.
@@ -204,7 +217,7 @@ long long ElementReader::number(const char* name, std::string_view text, bool na
   if (number.plain && value == number.value)
     return value;
   const std::string written =
-      "<" + element() + "> attribute " + name + "=\"" + std::string(text) + "\"";
+      "<" + element() + "> attribute " + std::string(name) + "=\"" + std::string(text) + "\"";
   const bool whole = number.end == text.size() && !number.skippedSpace && !number.plusSign;
   if (whole && !number.overflow && value == number.value && number.base != 10) {
     m_out.warning("format.number-base",

@@ -45,14 +45,14 @@ public:
   const Location& location() const { return m_location; }
 
   /// A mandatory integer; reports format.missing-attribute and returns `fallback` when absent.
-  template <typename Int> Int required(const char* name, Int fallback)
+  template <typename Int> Int required(std::string_view name, Int fallback)
   {
     return optional<Int>(name, true).value_or(fallback);
   }
 
   /// The value the runtime reads (32-bit fields as the runtime's int conversion truncates them),
   /// with a warning when that differs from what is written.
-  template <typename Int> std::optional<Int> optional(const char* name, bool mandatory = false)
+  template <typename Int> std::optional<Int> optional(std::string_view name, bool mandatory = false)
   {
     const ScannedAttribute* attribute = take(name);
     if (!attribute) {
@@ -60,6 +60,8 @@ public:
         missing(name);
       return std::nullopt;
     }
+    if (const std::optional<int> small = smallDecimal(attribute->value))
+      return static_cast<Int>(*small);
     if constexpr (sizeof(Int) >= sizeof(long long))
       return static_cast<Int>(number(name, attribute->value, false));
     else
@@ -67,13 +69,13 @@ public:
   }
 
   /// A mandatory string attribute, or nullopt after reporting it missing.
-  std::optional<std::string_view> requiredText(const char* name);
-  std::optional<std::string_view> optionalText(const char* name);
+  std::optional<std::string_view> requiredText(std::string_view name);
+  std::optional<std::string_view> optionalText(std::string_view name);
 
   /// A 0/1 flag; values other than 0 and 1 are reported with `severity`.
-  std::optional<bool> flag(const char* name, bool mandatory, Severity severity);
+  std::optional<bool> flag(std::string_view name, bool mandatory, Severity severity);
 
-  void badValue(const char* name, std::string_view value, const std::string& expected,
+  void badValue(std::string_view name, std::string_view value, const std::string& expected,
                 Severity severity = Severity::Error);
 
   /// Attributes the runtime keeps that nobody asked for, in document order.
@@ -83,9 +85,26 @@ public:
   std::string element() const { return std::string(m_tag.name); }
 
 private:
-  const ScannedAttribute* take(const char* name);
-  void missing(const char* name);
-  long long number(const char* name, std::string_view text, bool narrow);
+  // "-1", "0" .. "9999": nearly every value in a file, read here without a call.
+  static std::optional<int> smallDecimal(std::string_view text)
+  {
+    const bool negative = !text.empty() && text[0] == '-';
+    const std::size_t first = negative ? 1 : 0;
+    const std::size_t digits = text.size() - first;
+    if (digits == 0 || digits > 4 || (text[first] == '0' && digits > 1))
+      return std::nullopt;
+    int value = 0;
+    for (std::size_t i = first; i < text.size(); ++i) {
+      if (text[i] < '0' || text[i] > '9')
+        return std::nullopt;
+      value = value * 10 + (text[i] - '0');
+    }
+    return negative ? -value : value;
+  }
+
+  const ScannedAttribute* take(std::string_view name);
+  void missing(std::string_view name);
+  long long number(std::string_view name, std::string_view text, bool narrow);
 
   const ScannedTag& m_tag;
   const Location& m_location;
@@ -95,6 +114,7 @@ private:
   std::size_t m_takenCount = 0;
   std::size_t m_found = 0;
   std::size_t m_next = 0;
+  bool m_inOrder = true; ///< every attribute asked for so far was the next one written
 };
 
 } // namespace cs

@@ -1,6 +1,7 @@
 #include "runtimexmlscanner_p.h"
 
 #include <algorithm>
+#include <cstring>
 #include <tuple>
 #include <utility>
 
@@ -76,15 +77,35 @@ constexpr std::array<ProblemInfo, RuntimeXmlScanner::ProblemCount> kProblems = {
      "them is missing to the runtime"},
 }};
 
+// Character classes, looked up once per byte: the scanner's inner loops run over every byte of
+// files with tens of thousands of tags.
+constexpr std::uint8_t kNameEnd = 1; // ends a name: white space, '=', '>', '/', quotes, '<'
+constexpr std::uint8_t kTagSpace = 2;
+constexpr std::uint8_t kValueStop =
+    4; // ends a value, or needs a look inside one: quotes, '&', '\n'
+
+constexpr std::array<std::uint8_t, 256> makeClasses()
+{
+  std::array<std::uint8_t, 256> classes{};
+  for (const unsigned char c : {' ', '\t', '\n', '\r'})
+    classes[c] = kNameEnd | kTagSpace;
+  for (const unsigned char c : {'=', '>', '/', '"', '\'', '<'})
+    classes[c] = kNameEnd;
+  for (const unsigned char c : {'"', '\'', '&', '\n'})
+    classes[c] |= kValueStop;
+  return classes;
+}
+
+constexpr std::array<std::uint8_t, 256> kClasses = makeClasses();
+
 bool isNameEnd(char c)
 {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '=' || c == '>' || c == '/' ||
-         c == '"' || c == '\'' || c == '<';
+  return (kClasses[static_cast<unsigned char>(c)] & kNameEnd) != 0;
 }
 
 bool isTagSpace(char c)
 {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+  return (kClasses[static_cast<unsigned char>(c)] & kTagSpace) != 0;
 }
 
 } // namespace
@@ -119,29 +140,38 @@ void RuntimeXmlScanner::next(ScannedTag& tag)
 // Between tags the runtime skips spaces, '\n' and '\r' and expects '<' (mscclXmlGetNode).
 void RuntimeXmlScanner::between()
 {
-  while (m_pos < m_text.size()) {
-    const char c = m_text[m_pos];
+  const char* const text = m_text.data();
+  const std::size_t size = m_text.size();
+  std::size_t pos = m_pos; // in a register while it walks the indentation
+  while (pos < size) {
+    const char c = text[pos];
     if (c == ' ' || c == '\r') {
-      ++m_pos;
-    } else if (c == '\n') {
-      ++m_pos;
+      ++pos;
+      continue;
+    }
+    if (c == '\n') {
+      ++pos;
       ++m_line;
-      m_lineStart = m_pos;
-    } else if (c == '<') {
+      m_lineStart = pos;
+      continue;
+    }
+    m_pos = pos;
+    if (c == '<')
       return;
-    } else if (c == '\t') {
-      note(TabBetweenElements, m_pos);
-      ++m_pos;
+    if (c == '\t') {
+      note(TabBetweenElements, pos);
+      ++pos;
     } else if (m_open.empty()) {
-      fail(m_pos, "text outside the root element");
+      fail(pos, "text outside the root element");
       return;
     } else {
-      note(Text, m_pos, m_text.substr(m_pos, 1));
-      const std::size_t end = std::min(m_text.find('<', m_pos), m_text.size());
-      advanceLines(m_pos, end);
-      m_pos = end;
+      note(Text, pos, m_text.substr(pos, 1));
+      const std::size_t end = std::min(m_text.find('<', pos), size);
+      advanceLines(pos, end);
+      pos = end;
     }
   }
+  m_pos = pos;
 }
 
 void RuntimeXmlScanner::markup(ScannedTag& tag)
@@ -197,6 +227,17 @@ void RuntimeXmlScanner::skipPast(std::string_view terminator, std::string_view u
   m_pos = end + terminator.size();
 }
 
+// The end of the name that starts at `from`. A local index, not m_pos, so the loop stays in a
+// register (the text's bytes could alias the scanner's members for the compiler).
+std::size_t RuntimeXmlScanner::nameEnd(std::size_t from) const
+{
+  const char* const text = m_text.data();
+  const std::size_t size = m_text.size();
+  while (from < size && !isNameEnd(text[from]))
+    ++from;
+  return from;
+}
+
 // Whitespace inside a tag. The runtime separates attributes by single spaces only: a line break
 // or tab ends the tag for it ("expected >").
 std::size_t RuntimeXmlScanner::skipTagSpace()
@@ -223,8 +264,7 @@ void RuntimeXmlScanner::openTag(ScannedTag& tag)
   const std::size_t start = m_pos++;
   tag.line = m_line;
   tag.column = static_cast<int>(start - m_lineStart) + 2; // the name's, as editors show it
-  while (m_pos < m_text.size() && !isNameEnd(m_text[m_pos]))
-    ++m_pos;
+  m_pos = nameEnd(m_pos);
   tag.name = m_text.substr(start + 1, m_pos - start - 1);
   if (tag.name.empty()) {
     fail(start, "a '<' that starts no element name");
@@ -239,7 +279,14 @@ void RuntimeXmlScanner::openTag(ScannedTag& tag)
   std::string droppedNames;
   while (!m_malformed) {
     const bool spaceFirst = m_pos < m_text.size() && isTagSpace(m_text[m_pos]);
-    const std::size_t spaces = skipTagSpace();
+    std::size_t spaces = 0;
+    if (spaceFirst && m_text[m_pos] == ' ' && m_pos + 1 < m_text.size() &&
+        !isTagSpace(m_text[m_pos + 1])) {
+      spaces = 1; // the usual single space between attributes
+      ++m_pos;
+    } else {
+      spaces = skipTagSpace();
+    }
     if (m_pos >= m_text.size()) {
       fail(start, "the file ends inside the tag <" + std::string(tag.name) + ">");
       return;
@@ -280,8 +327,7 @@ bool RuntimeXmlScanner::attribute(ScannedTag& tag, std::size_t spaces, std::size
     runtimeCount += spaces - 1;
   }
   const std::size_t nameStart = m_pos;
-  while (m_pos < m_text.size() && !isNameEnd(m_text[m_pos]))
-    ++m_pos;
+  m_pos = nameEnd(m_pos);
   const std::string_view name = m_text.substr(nameStart, m_pos - nameStart);
   if (name.empty()) {
     fail(nameStart, "an attribute without a name in <" + std::string(tag.name) + ">");
@@ -289,7 +335,9 @@ bool RuntimeXmlScanner::attribute(ScannedTag& tag, std::size_t spaces, std::size
   }
   if (name.size() >= kRuntimeMaxString)
     note(LongName, nameStart);
-  const bool spaceBefore = skipTagSpace() > 0 || m_pos > nameStart + name.size();
+  // The common case, name="value", without the white-space scans.
+  const bool spaceBefore = m_pos < m_text.size() && m_text[m_pos] != '=' &&
+                           (skipTagSpace() > 0 || m_pos > nameStart + name.size());
   if (m_pos >= m_text.size() || m_text[m_pos] != '=') {
     fail(m_pos, "attribute " + std::string(name) + " of <" + std::string(tag.name) +
                     "> without '=' and a quoted value");
@@ -297,7 +345,8 @@ bool RuntimeXmlScanner::attribute(ScannedTag& tag, std::size_t spaces, std::size
   }
   ++m_pos;
   const std::size_t equalsEnd = m_pos;
-  const bool spaceAfter = skipTagSpace() > 0 || m_pos > equalsEnd;
+  const bool spaceAfter =
+      m_pos < m_text.size() && m_text[m_pos] != '"' && (skipTagSpace() > 0 || m_pos > equalsEnd);
   const char quote = m_pos < m_text.size() ? m_text[m_pos] : '\0';
   if (quote != '"' && quote != '\'') {
     fail(m_pos, "attribute " + std::string(name) + " of <" + std::string(tag.name) +
@@ -307,14 +356,12 @@ bool RuntimeXmlScanner::attribute(ScannedTag& tag, std::size_t spaces, std::size
   if (quote == '\'')
     note(SingleQuotes, m_pos);
   const std::size_t valueStart = m_pos + 1;
-  const std::size_t valueEnd = m_text.find(quote, valueStart);
+  const std::size_t valueEnd = scanValue(valueStart, quote);
   if (valueEnd == std::string_view::npos) {
     fail(m_pos, "the file ends inside the value of attribute " + std::string(name));
     return false;
   }
   std::string_view value = m_text.substr(valueStart, valueEnd - valueStart);
-  if (value.find('&') != std::string_view::npos)
-    note(Entity, valueStart + value.find('&'));
   if (value.size() > kRuntimeMaxString)
     note(LongValue, valueStart);
   if (spaceAfter) {
@@ -324,11 +371,32 @@ bool RuntimeXmlScanner::attribute(ScannedTag& tag, std::size_t spaces, std::size
     value = {}; // the name ends at the space; the value goes to a nameless attribute
     ++runtimeCount;
   }
-  advanceLines(valueStart, valueEnd);
   m_pos = valueEnd + 1;
   tag.attributes.push_back({name, value, runtimeCount < kRuntimeMaxAttributes});
   ++runtimeCount;
   return true;
+}
+
+// The end of the value that starts at `start` (the position of its closing `quote`), or npos;
+// notes entities and follows line breaks on the way. Values are short: one loop, no calls.
+std::size_t RuntimeXmlScanner::scanValue(std::size_t start, char quote)
+{
+  const char* const text = m_text.data();
+  const std::size_t size = m_text.size();
+  for (std::size_t end = start; end < size; ++end) {
+    const char c = text[end];
+    if ((kClasses[static_cast<unsigned char>(c)] & kValueStop) == 0)
+      continue;
+    if (c == quote)
+      return end;
+    if (c == '&') {
+      note(Entity, end);
+    } else if (c == '\n') {
+      ++m_line;
+      m_lineStart = end + 1;
+    }
+  }
+  return std::string_view::npos;
 }
 
 void RuntimeXmlScanner::closeTag(ScannedTag& tag)
@@ -337,8 +405,7 @@ void RuntimeXmlScanner::closeTag(ScannedTag& tag)
   tag.line = m_line;
   tag.column = static_cast<int>(start - m_lineStart) + 2; // the name's, as editors show it
   m_pos += 2;
-  while (m_pos < m_text.size() && !isNameEnd(m_text[m_pos]))
-    ++m_pos;
+  m_pos = nameEnd(m_pos);
   tag.name = m_text.substr(start + 2, m_pos - start - 2);
   if (m_pos < m_text.size() && isTagSpace(m_text[m_pos])) {
     note(CloseTagSpace, m_pos);
@@ -362,9 +429,14 @@ void RuntimeXmlScanner::closeTag(ScannedTag& tag)
 
 void RuntimeXmlScanner::advanceLines(std::size_t from, std::size_t to)
 {
-  for (std::size_t i = m_text.find('\n', from); i < to; i = m_text.find('\n', i + 1)) {
+  const char* const begin = m_text.data();
+  while (from < to) {
+    const void* found = std::memchr(begin + from, '\n', to - from);
+    if (!found)
+      return;
+    from = static_cast<std::size_t>(static_cast<const char*>(found) - begin) + 1;
     ++m_line;
-    m_lineStart = i + 1;
+    m_lineStart = from;
   }
 }
 

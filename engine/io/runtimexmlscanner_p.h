@@ -94,6 +94,8 @@ private:
   void openTag(ScannedTag& tag);
   bool attribute(ScannedTag& tag, std::size_t spaces, std::size_t& runtimeCount);
   void closeTag(ScannedTag& tag);
+  std::size_t scanValue(std::size_t start, char quote);
+  std::size_t nameEnd(std::size_t from) const;
   void skipComment();
   void skipPast(std::string_view terminator, std::string_view unterminated);
   std::size_t skipTagSpace();
