@@ -381,10 +381,6 @@ void Test_staticchecks::brokenVariant_data()
       "structure.step-position", Base::Ring, executor, [](Program& p) { stepAt(p, 0, 0, 2).s = 5; },
       "structure.step-position", warning, 0, 0, 2, "s");
   expect(
-      "structure.step-position past the limit", Base::Ring, executor,
-      [](Program& p) { stepAt(p, 0, 0, 2).s = 64; }, "structure.step-position", error, 0, 0, 2,
-      "s");
-  expect(
       "structure.step-position swapped", Base::Ring, executor,
       [](Program& p) {
         std::swap(threadblockAt(p, 1, 0).steps[3], threadblockAt(p, 1, 0).steps[4]);
@@ -433,13 +429,6 @@ void Test_staticchecks::brokenVariant_data()
       "structure.buffer-capacity", Base::Ring, executor,
       [](Program& p) { p.gpus[0].inputChunks = 5; }, "structure.buffer-capacity", warning, 0, -1,
       -1, "i_chunks");
-  expect(
-      "structure.buffer-capacity used", Base::Ring, executor,
-      [](Program& p) {
-        p.gpus[0].inputChunks = 5;
-        stepAt(p, 0, 0, 0).srcOff = 4;
-      },
-      "structure.buffer-capacity", error, 0, -1, -1, "i_chunks");
   expect(
       "structure.nchunksperloop zero", Base::Ring, executor,
       [](Program& p) { p.nchunksperloop = 0; }, "structure.nchunksperloop", error, -1, -1, -1,

@@ -8,6 +8,7 @@
 #include "check/runtimeverdict.h"
 #include "io/mscclxmlreader.h"
 #include "support/corpus.h"
+#include "support/smallalgo.h"
 
 #include <QTest>
 
@@ -18,45 +19,20 @@ using namespace cs;
 
 namespace {
 
-// Loads and is selected in all three dialects; rows below change it in one place each.
-const char* const kLoads =
-    "<algo name=\"t\" proto=\"Simple\" nchannels=\"1\" nchunksperloop=\"2\" ngpus=\"2\" "
-    "coll=\"allreduce\" inplace=\"1\" outofplace=\"0\" minBytes=\"0\" maxBytes=\"65536\">\n" // 1
-    "  <gpu id=\"0\" i_chunks=\"2\" o_chunks=\"0\" s_chunks=\"0\">\n"                        // 2
-    "    <tb id=\"0\" send=\"1\" recv=\"1\" chan=\"0\">\n"                                   // 3
-    "      <step s=\"0\" type=\"s\" srcbuf=\"i\" srcoff=\"0\" dstbuf=\"i\" dstoff=\"0\" "
-    "cnt=\"1\" depid=\"-1\" deps=\"-1\" hasdep=\"0\"/>\n" // 4
-    "      <step s=\"1\" type=\"rrc\" srcbuf=\"i\" srcoff=\"1\" dstbuf=\"i\" dstoff=\"1\" "
-    "cnt=\"1\" depid=\"-1\" deps=\"-1\" hasdep=\"0\"/>\n" // 5
-    "    </tb>\n"
-    "  </gpu>\n"
-    "  <gpu id=\"1\" i_chunks=\"2\" o_chunks=\"0\" s_chunks=\"0\">\n"
-    "    <tb id=\"0\" send=\"0\" recv=\"0\" chan=\"0\">\n"
-    "      <step s=\"0\" type=\"s\" srcbuf=\"i\" srcoff=\"1\" dstbuf=\"i\" dstoff=\"1\" "
-    "cnt=\"1\" depid=\"-1\" deps=\"-1\" hasdep=\"0\"/>\n"
-    "      <step s=\"1\" type=\"rrc\" srcbuf=\"i\" srcoff=\"0\" dstbuf=\"i\" dstoff=\"0\" "
-    "cnt=\"1\" depid=\"-1\" deps=\"-1\" hasdep=\"0\"/>\n"
-    "    </tb>\n"
-    "  </gpu>\n"
-    "</algo>\n";
+// Loads and is selected in all three dialects (the executors also need outofplace, minBytes and
+// maxBytes); rows below change it in one place each.
+const QByteArray kLoads =
+    test::replacedIn(test::kSmallAlgo, "inplace=\"1\">",
+                     "inplace=\"1\" outofplace=\"0\" minBytes=\"0\" maxBytes=\"65536\">");
 
 QByteArray replaced(const QByteArray& before, const QByteArray& after)
 {
-  QByteArray text(kLoads);
-  const qsizetype at = text.indexOf(before);
-  if (at < 0)
-    qFatal("test document lacks \"%s\"", before.constData());
-  text.replace(at, before.size(), after);
-  return text;
+  return test::replacedIn(kLoads, before, after);
 }
 
 const Diagnostic* find(const ReadResult& result, const QString& code)
 {
-  for (const Diagnostic& d : result.diagnostics) {
-    if (QString::fromStdString(d.code) == code)
-      return &d;
-  }
-  return nullptr;
+  return test::findCode(result, code);
 }
 
 // "ccr": the classic runtime, the executor, RCCL; 'y' loads, 'n' does not.
@@ -103,7 +79,7 @@ private slots:
 
 void Test_runtimereader::baseLoadsEverywhere()
 {
-  const ReadResult result = readMscclXml(kLoads);
+  const ReadResult result = readMscclXml(kLoads.toStdString());
   QVERIFY2(result.diagnostics.empty(), qPrintable(test::describeDiagnostics(result.diagnostics)));
   QCOMPARE(verdicts(result), QString("yyy"));
 }
@@ -305,6 +281,13 @@ void Test_runtimereader::valuesTheRuntimeLoads_data()
   QTest::newRow("unused input headroom")
       << QByteArray(kLoads).replace("i_chunks=\"2\"", "i_chunks=\"4\"")
       << "structure.buffer-capacity" << warning << "nyy";
+  // The same headroom used: the executors' bounds check lets srcoff=2 through (2 < i_chunks=4),
+  //   past the 2 chunks of the user's buffer; we refuse it.
+  QTest::newRow("input headroom a step uses")
+      << replaced("srcoff=\"0\" dstbuf=\"i\" dstoff=\"0\" cnt=\"1\"",
+                  "srcoff=\"2\" dstbuf=\"i\" dstoff=\"0\" cnt=\"1\"")
+             .replace("i_chunks=\"2\"", "i_chunks=\"4\"")
+      << "structure.buffer-capacity" << error << "nnn";
 }
 
 void Test_runtimereader::valuesTheRuntimeLoads()
