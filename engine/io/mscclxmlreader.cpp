@@ -174,12 +174,16 @@ private:
     gpu.outputChunks = reader.required<int>("o_chunks", 0);
     gpu.scratchChunks = reader.required<int>("s_chunks", 0);
     reportUnknown(reader);
+    // Ranks and threadblocks of one file tend to look alike: start from the last one's size
+    // rather than growing every vector from one element.
+    gpu.threadblocks.reserve(m_threadblocksHint);
     forEachChild(hasChildren, "gpu", [&] {
       if (m_tag.name != "tb")
         return false;
       gpu.threadblocks.push_back(readThreadBlock(gpu.id));
       return true;
     });
+    m_threadblocksHint = gpu.threadblocks.size();
     std::stable_sort(gpu.threadblocks.begin(), gpu.threadblocks.end(),
                      [](const ThreadBlock& a, const ThreadBlock& b) { return a.id < b.id; });
     return gpu;
@@ -198,12 +202,14 @@ private:
     tb.recv = reader.required<int>("recv", -1);
     tb.chan = reader.required<int>("chan", 0);
     reportUnknown(reader);
+    tb.steps.reserve(m_stepsHint);
     forEachChild(hasChildren, "tb", [&] {
       if (m_tag.name != "step")
         return false;
       tb.steps.push_back(readStep(rank, tb.id, static_cast<int>(tb.steps.size())));
       return true;
     });
+    m_stepsHint = tb.steps.size();
     return tb;
   }
 
@@ -316,6 +322,8 @@ private:
   RuntimeXmlScanner m_scanner;
   ScannedTag m_tag;
   Diagnostics& m_out;
+  std::size_t m_threadblocksHint = 0;
+  std::size_t m_stepsHint = 0;
 };
 
 } // namespace
