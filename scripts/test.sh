@@ -57,12 +57,13 @@ if [ "${CSTUDIO_SKIP_SANITIZERS:-0}" != 1 ]; then
     ctest --test-dir build-asan --output-on-failure -j "$jobs"
 fi
 
-# Runs libFuzzer target $1 on the seeds in $2 for CSTUDIO_FUZZ_SECONDS. A crash, a leak or a hang
-# fails the run; the input that caused it is printed so it can be turned into a unit test.
+# Runs libFuzzer target $1 on the seeds in $2 for CSTUDIO_FUZZ_SECONDS, with the dictionary $3 if
+# given. A crash, a leak or a hang fails the run; the input that caused it is printed so it can be
+# turned into a unit test.
 fuzz() {
   findings=$(mktemp -d)
   if build-fuzz/tests/fuzz/"$1" -max_total_time="${CSTUDIO_FUZZ_SECONDS:-60}" \
-      -max_len=16384 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+      -max_len=16384 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 ${3:+-dict="$3"} \
       -artifact_prefix="$findings/" "$2" >"$findings/log.txt" 2>&1; then
     tail -n 8 "$findings/log.txt"
     rm -rf "$findings"
@@ -112,7 +113,9 @@ if [ "${CSTUDIO_SKIP_FUZZ:-0}" != 1 ]; then
     # Small corpus files make good seeds; copies stay in a temporary folder.
     find "$CSTUDIO_CORPUS_DIR" -name '*.xml' -size -20k -exec cp {} "$seeds" \;
   fi
-  fuzz fuzz_reader_checker "$seeds"
+  # The dictionary holds the runtimes' reader quirks (a BOM, " = ", attribute names, strtol
+  # prefixes, long values) for mutations to mix into the seeds.
+  fuzz fuzz_reader_checker "$seeds" tests/fuzz/reader_checker.dict
   fuzz fuzz_trace_replay "$traces"
 fi
 

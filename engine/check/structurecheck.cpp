@@ -133,6 +133,23 @@ void checkRanks(const Program& program, Reporter& report)
   }
 }
 
+// One past the last chunk of `buffer` that a step of `gpu` reads or writes.
+long long addressedChunks(const Gpu& gpu, Buffer buffer)
+{
+  long long end = 0;
+  for (const ThreadBlock& tb : gpu.threadblocks) {
+    for (const Step& step : tb.steps) {
+      const OpTraits traits = traitsOf(step.type);
+      const long long count = std::max(step.cnt, 1);
+      if (traits.readsSrc && step.srcBuf == buffer)
+        end = std::max(end, step.srcOff + count);
+      if ((traits.writesDst || traits.readsDst) && step.dstBuf == buffer)
+        end = std::max(end, step.dstOff + count);
+    }
+  }
+  return end;
+}
+
 // structure.buffer-capacity: chunk counts that address more than the user's buffer holds.
 void checkCapacity(const Program& program, const Gpu& gpu, Reporter& report)
 {
@@ -154,7 +171,18 @@ void checkCapacity(const Program& program, const Gpu& gpu, Reporter& report)
     if (buffer == Buffer::Scratch || program.nchunksperloop < 1)
       continue;
     const std::optional<int> capacity = userBufferChunks(program, buffer);
-    if (capacity && chunks > *capacity) {
+    if (capacity && chunks > *capacity && addressedChunks(gpu, buffer) <= *capacity) {
+      // The runtime bounds-checks offsets against i_chunks/o_chunks only; headroom no step
+      // uses is never touched.
+      report.warning("structure.buffer-capacity", gpuLocation(gpu, attribute), [&] {
+        return cat("rank ", gpu.id, " has ", attribute, "=", chunks, " but the ",
+                   bufferName(buffer), " buffer of the ", collectiveTitle(program.collective),
+                   " collective holds only ", *capacity, " chunk", *capacity == 1 ? "" : "s",
+                   "; no step addresses past chunk ", *capacity - 1,
+                   ", so the executor runtimes load and run it as if ", attribute, "=", *capacity,
+                   " (the classic runtime's i_chunks/o_chunks rule is checked separately)");
+      });
+    } else if (capacity && chunks > *capacity) {
       report.error("structure.buffer-capacity", gpuLocation(gpu, attribute), [&] {
         return cat("rank ", gpu.id, " has ", attribute, "=", chunks, " but the ",
                    bufferName(buffer), " buffer of the ", collectiveTitle(program.collective),
@@ -350,20 +378,38 @@ bool fusesWith(const Step& previous, const Step& step)
          step.srcBuf == previous.srcBuf && !step.hasDependency() && !previous.hasdep;
 }
 
+// The runtime reads `s` only to refuse it outside 0..MSCCL_MAX_NUM_STEPS-1 ("too many steps are
+// requested", "step must be positive"); it runs steps in document order, so a permuted or
+// repeated s loads and only misleads the reader of the file.
+void checkStepNumber(const Dialect& dialect, const Gpu& gpu, const ThreadBlock& tb, int position,
+                     Reporter& report)
+{
+  const Step& step = tb.steps[static_cast<std::size_t>(position)];
+  if (step.s < 0 || step.s >= dialect.maxStepsPerThreadblock) {
+    report.error("structure.step-position", stepLocation(gpu, tb, position, "s"), [&] {
+      return cat(stepName(gpu, tb, position), " has s=", step.s, "; ", dialect.title,
+                 " refuses s outside 0..", dialect.maxStepsPerThreadblock - 1,
+                 " (MSCCL_MAX_NUM_STEPS, msccl-format §2.4)");
+    });
+  } else if (step.s != position) {
+    report.warning("structure.step-position", stepLocation(gpu, tb, position, "s"), [&] {
+      return cat(stepName(gpu, tb, position), " has s=", step.s, " but is at position ", position,
+                 ": the runtime loads it, runs steps in document order and never reorders by s, "
+                 "so it treats this step as step ",
+                 position,
+                 " (what deps on other threadblocks and its published progress refer to, "
+                 "msccl-format §2.4)");
+    });
+  }
+}
+
 void checkSteps(const Dialect& dialect, const Gpu& gpu, const ThreadBlock& tb, Reporter& report)
 {
   int chainHead = -1;
   int chainLength = 0;
   for (int position = 0; position < static_cast<int>(tb.steps.size()); ++position) {
     const Step& step = tb.steps[static_cast<std::size_t>(position)];
-    if (step.s != position) {
-      report.error("structure.step-position", stepLocation(gpu, tb, position, "s"), [&] {
-        return cat(stepName(gpu, tb, position), " has s=", step.s, " but is at position ", position,
-                   "; the runtime executes steps in document order and never reorders "
-                   "by s, so dependency positions would drift (msccl-format §2.4)");
-      });
-    }
-
+    checkStepNumber(dialect, gpu, tb, position, report);
     const OpTraits traits = traitsOf(step.type);
     if (traits.sends && tb.send < 0) {
       report.error("structure.no-peer", stepLocation(gpu, tb, position, "type"), [&] {
@@ -379,7 +425,14 @@ void checkSteps(const Dialect& dialect, const Gpu& gpu, const ThreadBlock& tb, R
     }
 
     if (step.type != OpType::Nop) {
-      if (step.cnt < 1 || step.cnt > dialect.maxCount) {
+      if (step.cnt == 0) {
+        // The runtime checks only `count < 0 || count >= MSCCL_MAX_COUNT`.
+        report.warning("structure.count", stepLocation(gpu, tb, position, "cnt"), [&] {
+          return cat(stepName(gpu, tb, position), " is a ", opTypeName(step.type),
+                     " with cnt=0: the runtimes load it (they check only 0 <= cnt < ",
+                     dialect.maxCount + 1, ") and the instruction moves no data");
+        });
+      } else if (step.cnt < 0 || step.cnt > dialect.maxCount) {
         report.error("structure.count", stepLocation(gpu, tb, position, "cnt"), [&] {
           return cat(stepName(gpu, tb, position), " has cnt=", step.cnt,
                      "; an instruction moves 1..", dialect.maxCount,

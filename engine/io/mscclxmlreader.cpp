@@ -1,9 +1,7 @@
 #include "mscclxmlreader.h"
 
-#include "lexicalscan_p.h"
-#include "textposition_p.h"
-
-#include <pugixml.hpp>
+#include "elementreader_p.h"
+#include "runtimexmlscanner_p.h"
 
 #include <algorithm>
 #include <array>
@@ -32,213 +30,16 @@ std::string unknownCollExpectation(std::string_view coll)
                 "no message naming coll; the classic runtime refuses it";
 }
 
-// Reads the attributes of one element with the runtime's rules, recording every problem with
-// the element's position. Attributes not consumed by the time unknownAttributes() runs are
-// unknown. Kept allocation-free on the happy path: a large file has tens of thousands of steps.
-class ElementReader
-{
-public:
-  ElementReader(pugi::xml_node node, const Location& location, Diagnostics& out)
-      : m_node(node), m_location(location), m_out(out), m_next(node.first_attribute())
-  {
-  }
-
-  const Location& location() const { return m_location; }
-
-  /// A mandatory integer; reports format.missing-attribute or format.bad-number and returns
-  /// `fallback` so the rest of the document can still be read.
-  template <typename Int> Int required(const char* name, Int fallback)
-  {
-    const std::optional<Int> value = optional<Int>(name, true);
-    return value.value_or(fallback);
-  }
-
-  template <typename Int> std::optional<Int> optional(const char* name, bool mandatory = false)
-  {
-    const pugi::xml_attribute attribute = take(name);
-    if (!attribute) {
-      if (mandatory)
-        missing(name);
-      return std::nullopt;
-    }
-    return parseInteger<Int>(name, attribute.value());
-  }
-
-  /// A mandatory string attribute, or nullopt after reporting it missing.
-  std::optional<std::string_view> requiredText(const char* name)
-  {
-    const pugi::xml_attribute attribute = take(name);
-    if (!attribute) {
-      missing(name);
-      return std::nullopt;
-    }
-    return std::string_view(attribute.value());
-  }
-
-  std::optional<std::string_view> optionalText(const char* name)
-  {
-    const pugi::xml_attribute attribute = take(name);
-    if (!attribute)
-      return std::nullopt;
-    return std::string_view(attribute.value());
-  }
-
-  /// A 0/1 flag. The runtime casts any integer to bool for inplace/outofplace; values other
-  /// than 0 and 1 are reported with `severity`.
-  std::optional<bool> flag(const char* name, bool mandatory, Severity severity)
-  {
-    const std::optional<long long> value = optional<long long>(name, mandatory);
-    if (!value)
-      return std::nullopt;
-    if (*value != 0 && *value != 1)
-      badValue(name, std::to_string(*value), "0 or 1", severity);
-    return *value != 0;
-  }
-
-  void badValue(const char* name, std::string_view value, const std::string& expected,
-                Severity severity = Severity::Error)
-  {
-    m_out.add(severity, "format.bad-value",
-              "<" + element() + "> attribute " + name + "=\"" + std::string(value) +
-                  "\" is not valid; expected " + expected,
-              at(name));
-  }
-
-  /// Attributes nobody asked for, in document order.
-  std::vector<Attribute> unknownAttributes() const
-  {
-    std::vector<Attribute> unknown;
-    int total = 0;
-    for (const pugi::xml_attribute attribute : m_node.attributes()) {
-      (void)attribute;
-      ++total;
-    }
-    if (total == m_found)
-      return unknown;
-    for (const pugi::xml_attribute attribute : m_node.attributes()) {
-      const std::string_view name = attribute.name();
-      if (std::find(m_taken.begin(), m_taken.begin() + m_takenCount, name) ==
-          m_taken.begin() + m_takenCount)
-        unknown.push_back({std::string(name), attribute.value()});
-    }
-    return unknown;
-  }
-
-  Location at(std::string_view attribute) const
-  {
-    Location location = m_location;
-    location.element = element();
-    location.attribute = attribute;
-    return location;
-  }
-
-  std::string element() const { return m_node.name(); }
-
-private:
-  pugi::xml_attribute take(const char* name)
-  {
-    if (m_takenCount < m_taken.size())
-      m_taken[m_takenCount++] = name;
-    // Files almost always list attributes in the order we ask for them: try the next one first.
-    pugi::xml_attribute attribute;
-    if (m_next && std::strcmp(m_next.name(), name) == 0) {
-      attribute = m_next;
-      m_next = m_next.next_attribute();
-    } else {
-      attribute = m_node.attribute(name);
-    }
-    if (attribute)
-      ++m_found;
-    return attribute;
-  }
-
-  void missing(const char* name)
-  {
-    m_out.error("format.missing-attribute",
-                "missing required " + element() + " attribute " + name +
-                    " (every runtime requires it)",
-                at(name));
-  }
-
-  // The runtime reads numbers with strtol(value, NULL, 0): decimal, 0x… hex and 0… octal, and
-  // silently stops at the first bad character. We read the same way but refuse trailing junk.
-  template <typename Int> std::optional<Int> parseInteger(const char* name, const char* text)
-  {
-    if (const std::optional<int> plain = plainDecimal(text))
-      return static_cast<Int>(*plain);
-    const std::string_view view(text);
-    std::size_t start = 0;
-    while (start < view.size() && (view[start] == ' ' || view[start] == '\t'))
-      ++start;
-    const std::string_view digits = view.substr(start);
-    if (digits.empty()) {
-      badNumber(name, text, "it is empty");
-      return std::nullopt;
-    }
-    errno = 0;
-    char* end = nullptr;
-    const long long value = std::strtoll(digits.data(), &end, 0);
-    if (end == digits.data() || *end != '\0') {
-      badNumber(name, text, "it is not an integer");
-      return std::nullopt;
-    }
-    if (errno == ERANGE || value < static_cast<long long>(std::numeric_limits<Int>::min()) ||
-        value > static_cast<long long>(std::numeric_limits<Int>::max())) {
-      badNumber(name, text, "it is out of range");
-      return std::nullopt;
-    }
-    const std::string_view unsignedDigits =
-        digits.starts_with('-') || digits.starts_with('+') ? digits.substr(1) : digits;
-    if (unsignedDigits.size() > 1 && unsignedDigits[0] == '0') {
-      const bool hex = unsignedDigits[1] == 'x' || unsignedDigits[1] == 'X';
-      m_out.warning("format.number-base",
-                    "<" + element() + "> attribute " + name + "=\"" + text +
-                        "\" is read by the runtime as " + (hex ? "hexadecimal" : "octal") + " (" +
-                        std::to_string(value) + "); write decimal numbers",
-                    at(name));
-    }
-    return static_cast<Int>(value);
-  }
-
-  // The common case, "-1" or "123", without strtoll's locale and base handling.
-  static std::optional<int> plainDecimal(const char* text)
-  {
-    const bool negative = *text == '-';
-    const char* p = negative ? text + 1 : text;
-    if (*p < '1' || *p > '9')
-      return *p == '0' && p[1] == '\0' ? std::optional<int>(0) : std::nullopt;
-    int value = 0;
-    for (int digits = 0; *p != '\0'; ++p, ++digits) {
-      if (*p < '0' || *p > '9' || digits >= 9)
-        return std::nullopt;
-      value = value * 10 + (*p - '0');
-    }
-    return negative ? -value : value;
-  }
-
-  void badNumber(const char* name, const char* text, const char* why)
-  {
-    m_out.error("format.bad-number",
-                "<" + element() + "> attribute " + name + "=\"" + text + "\": " + why +
-                    " (the runtime would read it as " +
-                    std::to_string(std::strtoll(text, nullptr, 0)) + ")",
-                at(name));
-  }
-
-  pugi::xml_node m_node;
-  const Location& m_location;
-  Diagnostics& m_out;
-  // Every element type has at most ten known attributes.
-  std::array<std::string_view, 12> m_taken{};
-  std::size_t m_takenCount = 0;
-  int m_found = 0;
-  pugi::xml_attribute m_next;
-};
+// The runtimes' reader stores the <algo>, every <gpu>, and the loading rank's <tb> and <step>
+// elements, at most MSCCL_MAX_NODES = 4096 of them, and fails before reading past the last slot
+// ("XML parser is limited to 1024 nodes", mscclXmlLoadSub; msccl-format §1).
+constexpr std::size_t kRuntimeMaxNodes = 4096;
 
 class DocumentReader
 {
 public:
-  DocumentReader(std::string_view text, Diagnostics& out) : m_text(text), m_lines(text), m_out(out)
+  DocumentReader(std::string_view text, Diagnostics& out)
+      : m_text(text), m_scanner(text), m_out(out)
   {
   }
 
@@ -248,62 +49,62 @@ public:
       m_out.error("format.empty", "the file is empty; expected an <algo> element");
       return std::nullopt;
     }
-    scanRuntimeLexicalRules(m_text, m_lines, m_out);
+    std::optional<Program> program = readDocument();
+    Diagnostics lexical;
+    m_scanner.report(lexical);
+    // The runtimes' reading problems first: they explain what follows.
+    std::vector<Diagnostic> model = m_out.take();
+    m_out.append(lexical.take());
+    m_out.append(model);
+    if (m_scanner.malformed())
+      return std::nullopt;
+    if (program)
+      checkNodeCount(*program);
+    return program;
+  }
 
-    // Entities stay undecoded because the runtimes copy attribute values raw.
-    const unsigned options = pugi::parse_default & ~pugi::parse_escapes;
-    const pugi::xml_parse_result parsed =
-        m_document.load_buffer(m_text.data(), m_text.size(), options, pugi::encoding_utf8);
-    if (!parsed) {
-      const TextPosition where =
-          m_lines.position(static_cast<std::size_t>(std::max<ptrdiff_t>(parsed.offset, 0)));
-      Location location;
-      location.line = where.line;
-      location.column = where.column;
-      m_out.error("format.malformed",
-                  std::string("the XML is not well formed: ") + parsed.description(), location);
+private:
+  std::optional<Program> readDocument()
+  {
+    m_scanner.next(m_tag);
+    if (m_tag.kind == TagKind::End) {
+      if (!m_scanner.malformed())
+        m_out.error("format.root", "the document has no element; expected <algo>");
       return std::nullopt;
     }
-
-    pugi::xml_node root;
-    int roots = 0;
-    for (const pugi::xml_node node : m_document.children()) {
-      if (node.type() != pugi::node_element)
-        continue;
-      if (++roots == 1)
-        root = node;
-    }
-    if (std::string_view(root.name()) != "algo") {
-      Location location = locate(root);
+    if (m_tag.name != "algo") {
       m_out.error("format.root",
-                  root ? "the root element is <" + std::string(root.name()) +
-                             ">; the runtimes expect <algo>"
-                       : std::string("the document has no element; expected <algo>"),
-                  location);
+                  "the root element is <" + std::string(m_tag.name) +
+                      ">; the runtimes expect <algo>",
+                  locate(m_tag));
       return std::nullopt;
+    }
+    Program program = readAlgo();
+    int roots = 1;
+    for (m_scanner.next(m_tag); m_tag.kind != TagKind::End; m_scanner.next(m_tag)) {
+      if (m_scanner.depth() == (m_tag.kind == TagKind::Open ? 1U : 0U) &&
+          m_tag.kind != TagKind::Close)
+        ++roots;
     }
     if (roots > 1)
       m_out.warning("format.root", "the document has " + std::to_string(roots) +
                                        " top-level elements; only the first <algo> is read");
-    return readAlgo(root);
+    return program;
   }
 
-private:
-  Location locate(pugi::xml_node node) const
+  static Location locate(const ScannedTag& tag)
   {
     Location location;
-    if (node && node.offset_debug() >= 0) {
-      const TextPosition where = m_lines.position(static_cast<std::size_t>(node.offset_debug()));
-      location.line = where.line;
-      location.column = where.column;
-    }
+    location.line = tag.line;
+    location.column = tag.column;
     return location;
   }
 
-  Program readAlgo(pugi::xml_node node)
+  Program readAlgo()
   {
-    const Location location = locate(node);
-    ElementReader reader(node, location, m_out);
+    const Location location = locate(m_tag);
+    const bool hasChildren = m_tag.kind == TagKind::Open;
+    ElementReader reader(m_tag, location, m_out);
     Program program;
     program.line = reader.location().line;
     program.name = std::string(reader.optionalText("name").value_or(""));
@@ -336,24 +137,36 @@ private:
                  "<algo> attribute " + extra.name + " is not read by any runtime; it is kept as is",
                  reader.at(extra.name));
     }
-
-    for (const pugi::xml_node child : node.children()) {
-      if (child.type() != pugi::node_element)
-        continue;
-      if (std::string_view(child.name()) == "gpu")
-        program.gpus.push_back(readGpu(child));
-      else
-        unknownElement(child, "algo");
-    }
+    forEachChild(hasChildren, "algo", [&] {
+      if (m_tag.name != "gpu")
+        return false;
+      program.gpus.push_back(readGpu());
+      return true;
+    });
     std::stable_sort(program.gpus.begin(), program.gpus.end(),
                      [](const Gpu& a, const Gpu& b) { return a.id < b.id; });
     return program;
   }
 
-  Gpu readGpu(pugi::xml_node node)
+  // Reads the children of the element just read up to its closing tag: `known` takes the
+  // children it models (with m_tag holding each), the rest are skipped with a warning.
+  template <typename Known> void forEachChild(bool hasChildren, const char* parent, Known known)
   {
-    const Location location = locate(node);
-    ElementReader reader(node, location, m_out);
+    if (!hasChildren)
+      return;
+    for (m_scanner.next(m_tag); m_tag.kind != TagKind::End; m_scanner.next(m_tag)) {
+      if (m_tag.kind == TagKind::Close)
+        return;
+      if (!known())
+        unknownElement(parent);
+    }
+  }
+
+  Gpu readGpu()
+  {
+    const Location location = locate(m_tag);
+    const bool hasChildren = m_tag.kind == TagKind::Open;
+    ElementReader reader(m_tag, location, m_out);
     Gpu gpu;
     gpu.line = reader.location().line;
     gpu.id = reader.required<int>("id", -1);
@@ -361,24 +174,27 @@ private:
     gpu.outputChunks = reader.required<int>("o_chunks", 0);
     gpu.scratchChunks = reader.required<int>("s_chunks", 0);
     reportUnknown(reader);
-    for (const pugi::xml_node child : node.children()) {
-      if (child.type() != pugi::node_element)
-        continue;
-      if (std::string_view(child.name()) == "tb")
-        gpu.threadblocks.push_back(readThreadBlock(child, gpu.id));
-      else
-        unknownElement(child, "gpu");
-    }
+    // Ranks and threadblocks of one file tend to look alike: start from the last one's size
+    // rather than growing every vector from one element.
+    gpu.threadblocks.reserve(m_threadblocksHint);
+    forEachChild(hasChildren, "gpu", [&] {
+      if (m_tag.name != "tb")
+        return false;
+      gpu.threadblocks.push_back(readThreadBlock(gpu.id));
+      return true;
+    });
+    m_threadblocksHint = gpu.threadblocks.size();
     std::stable_sort(gpu.threadblocks.begin(), gpu.threadblocks.end(),
                      [](const ThreadBlock& a, const ThreadBlock& b) { return a.id < b.id; });
     return gpu;
   }
 
-  ThreadBlock readThreadBlock(pugi::xml_node node, int rank)
+  ThreadBlock readThreadBlock(int rank)
   {
-    Location location = locate(node);
+    Location location = locate(m_tag);
     location.rank = rank;
-    ElementReader reader(node, location, m_out);
+    const bool hasChildren = m_tag.kind == TagKind::Open;
+    ElementReader reader(m_tag, location, m_out);
     ThreadBlock tb;
     tb.line = reader.location().line;
     tb.id = reader.required<int>("id", -1);
@@ -386,24 +202,25 @@ private:
     tb.recv = reader.required<int>("recv", -1);
     tb.chan = reader.required<int>("chan", 0);
     reportUnknown(reader);
-    for (const pugi::xml_node child : node.children()) {
-      if (child.type() != pugi::node_element)
-        continue;
-      if (std::string_view(child.name()) == "step")
-        tb.steps.push_back(readStep(child, rank, tb.id, static_cast<int>(tb.steps.size())));
-      else
-        unknownElement(child, "tb");
-    }
+    tb.steps.reserve(m_stepsHint);
+    forEachChild(hasChildren, "tb", [&] {
+      if (m_tag.name != "step")
+        return false;
+      tb.steps.push_back(readStep(rank, tb.id, static_cast<int>(tb.steps.size())));
+      return true;
+    });
+    m_stepsHint = tb.steps.size();
     return tb;
   }
 
-  Step readStep(pugi::xml_node node, int rank, int tbId, int position)
+  Step readStep(int rank, int tbId, int position)
   {
-    Location location = locate(node);
+    Location location = locate(m_tag);
     location.rank = rank;
     location.tb = tbId;
     location.step = position;
-    ElementReader reader(node, location, m_out);
+    const bool hasChildren = m_tag.kind == TagKind::Open;
+    ElementReader reader(m_tag, location, m_out);
     Step step;
     step.line = reader.location().line;
     step.s = reader.required<int>("s", position);
@@ -428,13 +245,13 @@ private:
     step.cnt = reader.required<int>("cnt", 0);
     step.depid = reader.required<int>("depid", -1);
     step.deps = reader.required<int>("deps", -1);
-    // The runtime refuses any other value ("hasDependence needs to be 0 or 1").
-    step.hasdep = reader.flag("hasdep", true, Severity::Error).value_or(false);
+    // The runtime refuses any other value on an instruction ("hasDependence needs to be 0 or
+    // 1"); it checks it only inside `if (transferType != -1)`, so a nop's is not checked.
+    step.hasdep =
+        reader.flag("hasdep", true, step.type == OpType::Nop ? Severity::Warning : Severity::Error)
+            .value_or(false);
     reportUnknown(reader);
-    for (const pugi::xml_node child : node.children()) {
-      if (child.type() == pugi::node_element)
-        unknownElement(child, "step");
-    }
+    forEachChild(hasChildren, "step", [] { return false; });
     return step;
   }
 
@@ -459,20 +276,54 @@ private:
     }
   }
 
-  void unknownElement(pugi::xml_node node, const char* parent)
+  // The tag in m_tag opens an element the runtimes skip, with everything in it.
+  void unknownElement(const char* parent)
   {
-    Location location = locate(node);
-    location.element = node.name();
+    Location location = locate(m_tag);
+    location.element = std::string(m_tag.name);
     m_out.warning("format.unknown-element",
-                  "<" + std::string(node.name()) + "> inside <" + parent +
+                  "<" + location.element + "> inside <" + parent +
                       "> is skipped by the runtimes, with everything in it",
                   location);
+    if (m_tag.kind != TagKind::Open)
+      return;
+    const std::size_t depth = m_scanner.depth();
+    for (m_scanner.next(m_tag); m_tag.kind != TagKind::End; m_scanner.next(m_tag)) {
+      if (m_tag.kind == TagKind::Close && m_scanner.depth() < depth)
+        return;
+    }
+  }
+
+  // Each rank loads the <algo>, every <gpu> and its own <tb> and <step> elements.
+  void checkNodeCount(const Program& program)
+  {
+    for (const Gpu& gpu : program.gpus) {
+      std::size_t nodes = 1 + program.gpus.size() + gpu.threadblocks.size();
+      for (const ThreadBlock& tb : gpu.threadblocks)
+        nodes += tb.steps.size();
+      if (nodes < kRuntimeMaxNodes)
+        continue;
+      Location location;
+      location.line = gpu.line;
+      location.rank = gpu.id;
+      location.element = "gpu";
+      m_out.error("format.lexical.node-count",
+                  "rank " + std::to_string(gpu.id) + " loads " + std::to_string(nodes) +
+                      " elements (the <algo>, every <gpu>, its own <tb> and <step> elements); "
+                      "the runtimes' reader stores fewer than " +
+                      std::to_string(kRuntimeMaxNodes) +
+                      " and fails on this rank (\"XML parser is limited to 1024 nodes\")",
+                  location);
+      return;
+    }
   }
 
   std::string_view m_text;
-  LineIndex m_lines;
+  RuntimeXmlScanner m_scanner;
+  ScannedTag m_tag;
   Diagnostics& m_out;
-  pugi::xml_document m_document;
+  std::size_t m_threadblocksHint = 0;
+  std::size_t m_stepsHint = 0;
 };
 
 } // namespace

@@ -133,6 +133,7 @@ private slots:
   void readErrorsLoadNowhere();
   void infoJsonSaysLoadsAndSelection();
   void infoTextShowsVerdictsAndReaderErrors();
+  void infoJsonHonoursTheRuntimesReader();
 
 private:
   QString write(const QString& name, const QByteArray& text);
@@ -222,6 +223,48 @@ void Test_runtimeverdict::infoJsonSaysLoadsAndSelection()
   QCOMPARE(sizes.size(), 2);
   QCOMPARE(sizes.at(0).toInteger(), 0);
   QCOMPARE(sizes.at(1).toInteger(), kUnbounded);
+}
+
+// The runtimes' own reader (issue 16 item 1): a byte-order mark stops it in every runtime
+// (mscclXmlGetNode: "expecting '<', got '%c'"); <algo>'s 17th attribute is dropped
+// ("Ignoring extra attributes"), which only the executors miss when it is outofplace. `runtimes`
+// and `accepted_by` say the same.
+void Test_runtimeverdict::infoJsonHonoursTheRuntimesReader()
+{
+  const QByteArray exported =
+      QByteArray::fromStdString(writeMscclXml(ring(), {DialectId::Executor}).text);
+  QByteArray dropped = exported;
+  dropped.replace(" outofplace=\"1\"", "");
+  QByteArray extra;
+  for (int i = 0; i < 8; ++i)
+    extra += " x" + QByteArray::number(i) + "=\"0\"";
+  // After every attribute the runtimes need, so only outofplace and one extra fall past 16.
+  dropped.insert(dropped.indexOf('>', dropped.indexOf("<algo ")), extra + " outofplace=\"1\"");
+  struct Case {
+    QString name;
+    QByteArray text;
+    bool classic, executor, rccl;
+    const char* reason; // in every refusing runtime's reasons
+  };
+  const Case cases[] = {
+      {"bom.xml", QByteArray("\xEF\xBB\xBF") + exported, false, false, false, "byte-order mark"},
+      {"dropped.xml", dropped, true, false, false, "outofplace"},
+  };
+  for (const Case& c : cases) {
+    QVERIFY2(c.text != exported, qPrintable(c.name));
+    const test::CliRun run = test::cstudio({"info", "--json", write(c.name, c.text)});
+    const QJsonObject info = QJsonDocument::fromJson(run.out.toUtf8()).object();
+    const std::array<std::pair<const char*, bool>, 3> expected = {
+        {{"classic", c.classic}, {"executor", c.executor}, {"rccl", c.rccl}}};
+    for (const auto& [key, loads] : expected) {
+      const QJsonObject verdict = info["runtimes"].toObject()[key].toObject();
+      QVERIFY2(verdict["loads"].toBool() == loads, qPrintable(c.name + " " + key + "\n" + run.out));
+      QCOMPARE(info["accepted_by"].toObject()[key].toBool(), loads);
+      if (!loads)
+        QVERIFY2(verdict["reasons"].toArray().at(0).toString().contains(c.reason),
+                 qPrintable(c.name + " " + key + "\n" + run.out));
+    }
+  }
 }
 
 // A file with a bad coll: no runtime loads it, and the text names the reader's error.

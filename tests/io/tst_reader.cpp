@@ -2,6 +2,7 @@
 // line, a column where known, and the element and attribute involved.
 
 #include "support/corpus.h"
+#include "support/smallalgo.h"
 
 #include "catalogue/ringallreduce.h"
 #include "io/mscclxmlreader.h"
@@ -16,45 +17,16 @@ using namespace cs;
 
 namespace {
 
-// A small valid document; rows below break it in one place each.
-const char* const kValid =
-    "<algo name=\"t\" proto=\"Simple\" nchannels=\"1\" nchunksperloop=\"2\" ngpus=\"2\" "
-    "coll=\"allreduce\" inplace=\"1\">\n"                             // 1
-    "  <gpu id=\"0\" i_chunks=\"2\" o_chunks=\"0\" s_chunks=\"0\">\n" // 2
-    "    <tb id=\"0\" send=\"1\" recv=\"1\" chan=\"0\">\n"            // 3
-    "      <step s=\"0\" type=\"s\" srcbuf=\"i\" srcoff=\"0\" dstbuf=\"i\" dstoff=\"0\" "
-    "cnt=\"1\" depid=\"-1\" deps=\"-1\" hasdep=\"0\"/>\n" // 4
-    "      <step s=\"1\" type=\"rrc\" srcbuf=\"i\" srcoff=\"1\" dstbuf=\"i\" dstoff=\"1\" "
-    "cnt=\"1\" depid=\"-1\" deps=\"-1\" hasdep=\"0\"/>\n" // 5
-    "    </tb>\n"
-    "  </gpu>\n"
-    "  <gpu id=\"1\" i_chunks=\"2\" o_chunks=\"0\" s_chunks=\"0\">\n"
-    "    <tb id=\"0\" send=\"0\" recv=\"0\" chan=\"0\">\n"
-    "      <step s=\"0\" type=\"s\" srcbuf=\"i\" srcoff=\"1\" dstbuf=\"i\" dstoff=\"1\" "
-    "cnt=\"1\" depid=\"-1\" deps=\"-1\" hasdep=\"0\"/>\n"
-    "      <step s=\"1\" type=\"rrc\" srcbuf=\"i\" srcoff=\"0\" dstbuf=\"i\" dstoff=\"0\" "
-    "cnt=\"1\" depid=\"-1\" deps=\"-1\" hasdep=\"0\"/>\n"
-    "    </tb>\n"
-    "  </gpu>\n"
-    "</algo>\n";
+const char* const kValid = test::kSmallAlgo;
 
 QByteArray replaced(const char* before, const char* after)
 {
-  QByteArray text(kValid);
-  const qsizetype at = text.indexOf(before);
-  if (at < 0)
-    qFatal("test document lacks \"%s\"", before);
-  text.replace(at, qsizetype(qstrlen(before)), after);
-  return text;
+  return test::replacedIn(kValid, before, after);
 }
 
 const Diagnostic* find(const ReadResult& result, const QString& code)
 {
-  for (const Diagnostic& d : result.diagnostics) {
-    if (QString::fromStdString(d.code) == code)
-      return &d;
-  }
-  return nullptr;
+  return test::findCode(result, code);
 }
 
 } // namespace
@@ -148,15 +120,6 @@ void Test_reader::malformed_data()
   QTest::newRow("missing tb chan")
       << replaced(" chan=\"0\"", "") << "format.missing-attribute" << 3 << "tb"
       << "chan" << true;
-  QTest::newRow("non-numeric") << replaced("srcoff=\"1\"", "srcoff=\"one\"") << "format.bad-number"
-                               << 5 << "step"
-                               << "srcoff" << true;
-  QTest::newRow("trailing junk") << replaced("i_chunks=\"2\"", "i_chunks=\"2x\"")
-                                 << "format.bad-number" << 2 << "gpu"
-                                 << "i_chunks" << true;
-  QTest::newRow("out of range") << replaced("i_chunks=\"2\"", "i_chunks=\"99999999999\"")
-                                << "format.bad-number" << 2 << "gpu"
-                                << "i_chunks" << true;
   QTest::newRow("unknown type") << replaced("type=\"rrc\"", "type=\"rrx\"") << "format.unknown-type"
                                 << 5 << "step"
                                 << "type" << true;

@@ -8,6 +8,10 @@
 
 #include <pugixml.hpp>
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -31,10 +35,23 @@ std::string shortName(const std::string& file, std::size_t width)
   return name.substr(0, width - 3 - tail) + "..." + name.substr(name.size() - tail);
 }
 
+// glibc returns large freed blocks to the system and faults fresh pages in on the next
+// allocation, depending on what ran before: the bare parse measured 0.8 or 3.5 ms on one machine
+// by whether the reader had used pugixml first. A heap that keeps its pages, as in a long-running
+// editor, makes both sides of the ratio measure their own work.
+void keepFreedMemory()
+{
+#ifdef __GLIBC__
+  mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024);
+  mallopt(M_TRIM_THRESHOLD, 512 * 1024 * 1024);
+#endif
+}
+
 } // namespace
 
 int runCheckerBench(const CheckerBenchOptions& options, std::ostream& out)
 {
+  keepFreedMemory();
   char line[256];
   std::snprintf(line, sizeof line, "%-52s %6s %8s %9s %6s %9s %6s  %s\n", "file", "steps",
                 "parse ms", "read ms", "ratio", "check ms", "ratio", "goals");
@@ -65,8 +82,9 @@ int runCheckerBench(const CheckerBenchOptions& options, std::ostream& out)
     const double checkMs = medianMs(repeats, [&program, &check, &diagnostics] {
       diagnostics = checkProgram(program, check).size();
     });
-    const std::string goals = std::string(readMs <= options.readGoalMs ? "read ok" : "READ SLOW") +
-                              ", " + (checkMs <= options.checkGoalMs ? "check ok" : "CHECK SLOW");
+    const std::string goals =
+        std::string(readMs <= options.readGoalRatio * parseMs ? "read ok" : "READ SLOW") + ", " +
+        (checkMs <= options.checkGoalMs ? "check ok" : "CHECK SLOW");
     std::snprintf(line, sizeof line, "%-52s %6d %8.2f %9.2f %5.1fx %9.2f %5.1fx  %s\n",
                   shortName(file, 52).c_str(), program.stepCount(), parseMs, readMs,
                   readMs / parseMs, checkMs, checkMs / parseMs, goals.c_str());
@@ -74,8 +92,8 @@ int runCheckerBench(const CheckerBenchOptions& options, std::ostream& out)
   }
   std::snprintf(line, sizeof line,
                 "medians of %d runs; ratios are against a bare pugixml parse of the same bytes "
-                "(baseline); goals: read <= %.0f ms, full check <= %.0f ms\n",
-                std::max(1, options.repeats), options.readGoalMs, options.checkGoalMs);
+                "(baseline); goals: read <= %.0fx the parse, full check <= %.0f ms\n",
+                std::max(1, options.repeats), options.readGoalRatio, options.checkGoalMs);
   out << line;
   return status;
 }
