@@ -15,14 +15,8 @@ install(FILES
   DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/images DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
-# One Debian changelog entry for this version, dated by the last commit (not by the build, so
-# two builds of one commit make the same file); CHANGELOG.md beside it has the history.
-execute_process(COMMAND git log -1 --format=%aD
-  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}
-  OUTPUT_VARIABLE CSTUDIO_COMMIT_DATE OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
-if(NOT CSTUDIO_COMMIT_DATE)
-  string(TIMESTAMP CSTUDIO_COMMIT_DATE "%a, %d %b %Y %H:%M:%S +0000" UTC)
-endif()
+# One Debian changelog entry for this version, dated by the last commit (CStudioRelease.cmake);
+# CHANGELOG.md beside it has the history.
 configure_file(changelog.Debian.in ${CMAKE_CURRENT_BINARY_DIR}/changelog @ONLY)
 add_custom_command(OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/changelog.gz
   COMMAND gzip -9nc changelog > changelog.gz

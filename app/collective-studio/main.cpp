@@ -137,9 +137,10 @@ void addOptions(QCommandLineParser& parser)
       QStringLiteral("Collective Studio: design, check and export GPU collective algorithms."));
   parser.addHelpOption();
   parser.addVersionOption();
-  parser.addPositionalArgument(QStringLiteral("file"),
-                               QStringLiteral("MSCCL XML or design document (.json) to open."),
-                               QStringLiteral("[FILE]"));
+  parser.addPositionalArgument(
+      QStringLiteral("file"),
+      QStringLiteral("MSCCL XML or design document (.csdesign.json or .json) to open."),
+      QStringLiteral("[FILE]"));
   parser.addOptions({
       {QStringLiteral("library"),
        QStringLiteral("The algorithm library (SQLite) to use instead of the default one."),
