@@ -3,7 +3,7 @@
 # Installed under share/doc/collective-studio/examples; the package CI validates one of them.
 
 set(CSTUDIO_EXAMPLES_DIR ${CMAKE_CURRENT_BINARY_DIR}/examples)
-# name;generate arguments (the output's extension picks XML or a design document)
+# "file|generate arguments": the file's extension picks XML or a design document.
 set(CSTUDIO_EXAMPLES
   "ring-allreduce-8.xml|ring-allreduce --ranks 8 --channels 2"
   "ring-allreduce-8-classic.xml|ring-allreduce --ranks 8 --dialect classic"

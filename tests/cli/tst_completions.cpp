@@ -69,6 +69,15 @@ QString runShell(const QString& program, const QStringList& arguments)
   return QString::fromUtf8(process.readAllStandardOutput());
 }
 
+/// One row per shell the completions are written for.
+void addShellRows()
+{
+  QTest::addColumn<QString>("shell");
+  QTest::newRow("bash") << "bash";
+  QTest::newRow("zsh") << "zsh";
+  QTest::newRow("fish") << "fish";
+}
+
 QStringList sortedWords(const QString& text)
 {
   QStringList words = text.split(QRegularExpression("\\s+"), Qt::SkipEmptyParts);
@@ -118,10 +127,7 @@ void TestCompletions::completionsCommandIsHidden()
 
 void TestCompletions::everyScriptNamesEverySubcommandAndOption_data()
 {
-  QTest::addColumn<QString>("shell");
-  QTest::newRow("bash") << "bash";
-  QTest::newRow("zsh") << "zsh";
-  QTest::newRow("fish") << "fish";
+  addShellRows();
 }
 
 void TestCompletions::everyScriptNamesEverySubcommandAndOption()
@@ -162,10 +168,7 @@ void TestCompletions::everyScriptNamesEverySubcommandAndOption()
 
 void TestCompletions::shellsOfferTheSubcommandsTyped_data()
 {
-  QTest::addColumn<QString>("shell");
-  QTest::newRow("bash") << "bash";
-  QTest::newRow("zsh") << "zsh";
-  QTest::newRow("fish") << "fish";
+  addShellRows();
 }
 
 void TestCompletions::shellsOfferTheSubcommandsTyped()
