@@ -7,11 +7,15 @@
 #   4. the same unit tests (the editor's included) built with AddressSanitizer and
 #      UndefinedBehaviorSanitizer;
 #   5. the libFuzzer targets (the XML reader and the checker; the trace reader and the replay
-#      index), each for a bounded time.
+#      index), each for a bounded time;
+#   6. the package: built, installed with apt-get, checked from the installed files and purged
+#      (scripts/package-check.sh), when this user may install packages (root or passwordless
+#      sudo); otherwise the stage says it skipped.
 # Corpus tests read ../shared/corpus in place when CSTUDIO_CORPUS_DIR points at it (.ci/run
 # sets it and fails without the corpus); without it they skip with a message, and with it set to a
 # folder that holds no corpus they fail.
-# Environment: CSTUDIO_FUZZ_SECONDS (default 60), CSTUDIO_SKIP_SANITIZERS=1, CSTUDIO_SKIP_FUZZ=1.
+# Environment: CSTUDIO_FUZZ_SECONDS (default 60), CSTUDIO_SKIP_SANITIZERS=1, CSTUDIO_SKIP_FUZZ=1,
+# CSTUDIO_SKIP_PACKAGE=1.
 set -eu
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -117,6 +121,15 @@ if [ "${CSTUDIO_SKIP_FUZZ:-0}" != 1 ]; then
   # prefixes, long values) for mutations to mix into the seeds.
   fuzz fuzz_reader_checker "$seeds" tests/fuzz/reader_checker.dict
   fuzz fuzz_trace_replay "$traces"
+fi
+
+if [ "${CSTUDIO_SKIP_PACKAGE:-0}" != 1 ]; then
+  step "package: build, install, check the installed files, purge"
+  if [ "$(id -u)" = 0 ] || sudo -n true 2>/dev/null; then
+    scripts/package-check.sh
+  else
+    echo "skipped: installing the package needs root or passwordless sudo"
+  fi
 fi
 
 step "all tests passed"

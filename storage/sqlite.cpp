@@ -6,6 +6,11 @@
 
 namespace cs::storage::sql {
 
+std::string libraryVersion()
+{
+  return sqlite3_libversion();
+}
+
 Connection::~Connection()
 {
   close();

@@ -21,6 +21,9 @@ struct sqlite3_stmt;
 
 namespace cs::storage::sql {
 
+/// The version of the SQLite library loaded at run time ("3.40.1"), for the About dialog.
+std::string libraryVersion();
+
 /// How Connection::open opens the file.
 enum class OpenMode { ReadWrite, ReadOnly, Create };
 

@@ -31,6 +31,7 @@
 #include <QDockWidget>
 #include <QEventLoop>
 #include <QFileInfo>
+#include <QIcon>
 #include <QMessageBox>
 #include <QPainter>
 #include <QRegularExpression>
@@ -109,6 +110,7 @@ struct Arguments {
   bool exportDialog = false;
   bool runDock = false;     ///< --dialog run: the Run dock shown
   bool sweepWindow = false; ///< --dialog sweep: the Benchmark Sweep window
+  bool aboutBox = false;    ///< --dialog about: Help › About alone
   bool problemSet = false;
   QString problem; ///< --activate-problem as given
   QString trace;   ///< --trace: a recorded run of FILE's program to replay
@@ -128,7 +130,9 @@ void setIdentity()
   QCoreApplication::setApplicationVersion(QStringLiteral(CSTUDIO_VERSION));
   QGuiApplication::setApplicationDisplayName(QStringLiteral("Collective Studio"));
   QGuiApplication::setDesktopFileName(QStringLiteral("collective-studio"));
-  QApplication::setWindowIcon(cs::editor::drawnIcon(cs::editor::WindowIcon::App));
+  // The installed icon (resources/collective-studio.svg) when the icon theme has it.
+  QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral("collective-studio"),
+                                               cs::editor::drawnIcon(cs::editor::WindowIcon::App)));
 }
 
 void addOptions(QCommandLineParser& parser)
@@ -137,9 +141,10 @@ void addOptions(QCommandLineParser& parser)
       QStringLiteral("Collective Studio: design, check and export GPU collective algorithms."));
   parser.addHelpOption();
   parser.addVersionOption();
-  parser.addPositionalArgument(QStringLiteral("file"),
-                               QStringLiteral("MSCCL XML or design document (.json) to open."),
-                               QStringLiteral("[FILE]"));
+  parser.addPositionalArgument(
+      QStringLiteral("file"),
+      QStringLiteral("MSCCL XML or design document (.csdesign.json or .json) to open."),
+      QStringLiteral("[FILE]"));
   parser.addOptions({
       {QStringLiteral("library"),
        QStringLiteral("The algorithm library (SQLite) to use instead of the default one."),
@@ -166,8 +171,9 @@ void addOptions(QCommandLineParser& parser)
        QStringLiteral("WxH"), QStringLiteral("1400x900")},
       {QStringLiteral("dialog"),
        QStringLiteral("With --screenshot: also open this dialog over the window (export), "
-                      "show the Run dock (run), or screenshot the Benchmark Sweep window after "
-                      "a sweep of 1 KiB..4 MiB on the simulator and the CPU (sweep)."),
+                      "show the Run dock (run), screenshot the Benchmark Sweep window after "
+                      "a sweep of 1 KiB..4 MiB on the simulator and the CPU (sweep), or "
+                      "Help > About alone (about)."),
        QStringLiteral("NAME")},
       {QStringLiteral("sweep-sizes"),
        QStringLiteral("With --dialog sweep: the sizes to sweep, MIN:MAX (powers of two, e.g. "
@@ -294,8 +300,10 @@ bool parseArguments(Arguments& args)
   }
   const QString dialog = parser.value(QStringLiteral("dialog"));
   if (parser.isSet(QStringLiteral("dialog")) && dialog != QLatin1String("export") &&
-      dialog != QLatin1String("run") && dialog != QLatin1String("sweep")) {
-    printError(QStringLiteral("--dialog must be export, run or sweep, not \"%1\"").arg(dialog));
+      dialog != QLatin1String("run") && dialog != QLatin1String("sweep") &&
+      dialog != QLatin1String("about")) {
+    printError(
+        QStringLiteral("--dialog must be export, run, sweep or about, not \"%1\"").arg(dialog));
     return false;
   }
   args.file = parser.positionalArguments().value(0);
@@ -309,6 +317,7 @@ bool parseArguments(Arguments& args)
   args.exportDialog = dialog == QLatin1String("export");
   args.runDock = dialog == QLatin1String("run");
   args.sweepWindow = dialog == QLatin1String("sweep");
+  args.aboutBox = dialog == QLatin1String("about");
   args.problemSet = parser.isSet(QStringLiteral("activate-problem"));
   args.problem = parser.value(QStringLiteral("activate-problem"));
   return true;
@@ -533,6 +542,12 @@ int main(int argc, char** argv)
     window.runDock()->show();
   if (args.screenshot && args.sweepWindow)
     return takeSweepScreenshot(window, args);
+  if (args.screenshot && args.aboutBox) {
+    QMessageBox* about = window.createAboutBox();
+    about->show();
+    QCoreApplication::processEvents();
+    return saveShot(about->grab(), args.screenshotPath);
+  }
   window.show();
   if (args.sweepWindow)
     window.showSweepWindow();

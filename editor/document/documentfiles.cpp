@@ -64,6 +64,23 @@ LoadResult loadXml(const QString& path, const QByteArray& bytes)
 
 } // namespace
 
+QString documentBaseName(const QString& path)
+{
+  const QFileInfo info(path);
+  const QString name = info.fileName();
+  const QLatin1String designSuffix(kDesignDocumentSuffix);
+  if (name.endsWith(designSuffix, Qt::CaseInsensitive) && name.size() > designSuffix.size())
+    return name.chopped(designSuffix.size());
+  return info.completeBaseName();
+}
+
+QString designDocumentSavePath(const QString& chosen)
+{
+  if (chosen.endsWith(QLatin1String(".json"), Qt::CaseInsensitive))
+    return chosen;
+  return chosen + QLatin1String(kDesignDocumentSuffix);
+}
+
 LoadResult loadDocumentFile(const QString& path)
 {
   QFile file(path);

@@ -23,6 +23,18 @@ struct LoadResult {
   std::vector<Diagnostic> diagnostics;
 };
 
+/// The extension design documents are saved with: a MIME type of their own on the desktop
+/// (resources/collective-studio-mime.xml). Any `.json` still opens as a design document.
+inline constexpr char kDesignDocumentSuffix[] = ".csdesign.json";
+
+/// The file name of `path` without its extension, a design document's two-part one removed whole
+/// ("dir/ring.csdesign.json" and "ring.xml" both give "ring").
+QString documentBaseName(const QString& path);
+
+/// The path to save a design document at, from what a save dialog returned: kept when it already
+/// ends in `.json` (plain `.json` included), else with kDesignDocumentSuffix added.
+QString designDocumentSavePath(const QString& chosen);
+
 /// Opens `path`: `.json` as a design document, anything else as MSCCL XML. XML sets the
 /// lowering dialect to the one the file was written for.
 LoadResult loadDocumentFile(const QString& path);

@@ -160,4 +160,10 @@ std::unique_ptr<TopologyLayout> makeGraphvizLayout()
   return std::make_unique<GraphvizLayout>();
 }
 
+QString graphvizVersion()
+{
+  const char* version = gvcVersion(sharedContext());
+  return version ? QString::fromUtf8(version) : QString();
+}
+
 } // namespace cs::editor

@@ -11,6 +11,11 @@ std::unique_ptr<TopologyLayout> makeGraphvizLayout()
 {
   return nullptr;
 }
+
+QString graphvizVersion()
+{
+  return {};
+}
 #endif
 
 std::unique_ptr<TopologyLayout> makePreferredLayout()

@@ -46,6 +46,9 @@ std::unique_ptr<TopologyLayout> makeBuiltinLayout();
 /// Graphviz's dot (hierarchical, for topologies with switches, NICs or CPUs) or neato (GPU-only
 /// meshes), or nullptr when this build has no Graphviz.
 std::unique_ptr<TopologyLayout> makeGraphvizLayout();
+/// The version of the Graphviz library this process lays out with ("2.42.2"), or an empty string
+/// when this build has no Graphviz (for the About dialog).
+QString graphvizVersion();
 /// Graphviz when available, else the built-in layout.
 std::unique_ptr<TopologyLayout> makePreferredLayout();
 

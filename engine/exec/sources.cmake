@@ -4,6 +4,8 @@
 list(APPEND cs_engine_area_sources
   exec/executor.h exec/executor.cpp
   exec/polling.h
+  # The GPU runtime libraries the machine has, found at run time (About dialog).
+  exec/gpuruntimes.h exec/gpuruntimes.cpp
   # What every backend shares: the run plan, host memory, element types and arithmetic, and
   # the host reference (inputs and verification).
   exec/plan/runplan.h exec/plan/runplan.cpp

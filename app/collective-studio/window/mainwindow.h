@@ -32,6 +32,7 @@ class QDockWidget;
 class QDragEnterEvent;
 class QDropEvent;
 class QMenu;
+class QMessageBox;
 class QTabWidget;
 class QToolBar;
 
@@ -123,6 +124,9 @@ public:
   /// Opens (or raises) the Benchmark Sweep window of the shown program (Replay → Benchmark
   /// Sweep…); it keeps its series while open.
   visualizer::SweepWindow* showSweepWindow();
+  /// Help › About: the program and the library versions found at run time (aboutversions.h);
+  /// deleted when closed. --dialog about screenshots it.
+  QMessageBox* createAboutBox();
 
   // Views and panels.
 

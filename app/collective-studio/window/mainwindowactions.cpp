@@ -111,7 +111,7 @@ void MainWindow::createFileActions()
                       QKeySequence::keyBindings(QKeySequence::Save));
   connect(a.save, &QAction::triggered, this, &MainWindow::save);
   a.saveDesignAs = makeAction(this, WindowIcon::SaveDesign, tr("Save Design &As…"),
-                              tr("Save the design (timeline, topology, notes) as .json"),
+                              tr("Save the design (timeline, topology, notes) as .csdesign.json"),
                               QKeySequence::keyBindings(QKeySequence::SaveAs));
   connect(a.saveDesignAs, &QAction::triggered, this, &MainWindow::saveDesignAsFromDialog);
   a.saveToLibrary = makeAction(this, WindowIcon::SaveLibrary, tr("Save to &Library…"),

@@ -186,7 +186,7 @@ QString MainWindow::suggestedPath(const QString& extension) const
       origin.filePath.isEmpty() ? lastDirectory() : QFileInfo(origin.filePath).absolutePath();
   QString base = m_document->displayName();
   if (!origin.filePath.isEmpty())
-    base = QFileInfo(origin.filePath).completeBaseName();
+    base = documentBaseName(origin.filePath);
   return QDir(directory).filePath(base + QLatin1Char('.') + extension);
 }
 
@@ -210,10 +210,10 @@ void MainWindow::openFromDialog()
 {
   if (!confirmDiscard())
     return;
-  const QString path = QFileDialog::getOpenFileName(
-      this, tr("Open"), lastDirectory(),
-      tr("Algorithms (*.xml *.json);;MSCCL XML (*.xml);;Design documents (*.json);;"
-         "All files (*)"));
+  const QString path =
+      QFileDialog::getOpenFileName(this, tr("Open"), lastDirectory(),
+                                   tr("Algorithms (*.xml *.json);;MSCCL XML (*.xml);;"
+                                      "Design documents (*.csdesign.json *.json);;All files (*)"));
   if (path.isEmpty())
     return;
   rememberDirectory(path);
@@ -251,13 +251,14 @@ bool MainWindow::save()
 
 bool MainWindow::saveDesignAsFromDialog()
 {
-  QString path = QFileDialog::getSaveFileName(this, tr("Save Design As"),
-                                              suggestedPath(QStringLiteral("json")),
-                                              tr("Design documents (*.json)"));
+  // Saved as *.csdesign.json (the desktop's MIME type for design documents) unless the user
+  // names a plain .json file.
+  QString path = QFileDialog::getSaveFileName(
+      this, tr("Save Design As"), suggestedPath(QString::fromLatin1(kDesignDocumentSuffix).mid(1)),
+      tr("Design documents (*.csdesign.json);;JSON design documents (*.json)"));
   if (path.isEmpty())
     return false;
-  if (!path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive))
-    path += QStringLiteral(".json");
+  path = designDocumentSavePath(path);
   rememberDirectory(path);
   if (const QString error = saveDesignTo(path); !error.isEmpty()) {
     showError(tr("Save Design As"), error);

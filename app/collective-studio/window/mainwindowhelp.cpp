@@ -2,6 +2,9 @@
 
 #include "mainwindow.h"
 
+#include "aboutversions.h"
+
+#include <QApplication>
 #include <QCoreApplication>
 #include <QDialog>
 #include <QDialogButtonBox>
@@ -34,15 +37,25 @@ QString diagnosticsReferencePath()
 
 } // namespace
 
-void MainWindow::showAbout()
+QMessageBox* MainWindow::createAboutBox()
 {
-  QMessageBox::about(
-      this, tr("About Collective Studio"),
+  const QString text =
       tr("<h3>Collective Studio %1</h3>"
          "<p>Design, check, simulate, run and teach GPU collective-communication algorithms. "
          "Draw chunk transfers on the timeline, watch the checker judge them live, and export "
-         "MSCCL XML for the classic MSCCL runtime, the MSCCL executor or RCCL.</p>")
-          .arg(QCoreApplication::applicationVersion()));
+         "MSCCL XML for the classic MSCCL runtime, the MSCCL executor or RCCL.</p>"
+         "<p>Found at run time:</p>%2")
+          .arg(QCoreApplication::applicationVersion(), aboutTableHtml(aboutRows()));
+  auto* box = new QMessageBox(QMessageBox::NoIcon, tr("About Collective Studio"), text,
+                              QMessageBox::Ok, this);
+  box->setIconPixmap(QApplication::windowIcon().pixmap(64, 64));
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  return box;
+}
+
+void MainWindow::showAbout()
+{
+  createAboutBox()->open();
 }
 
 void MainWindow::showDiagnosticsReference()

@@ -9,3 +9,5 @@ target_compile_definitions(tst_studiocli PRIVATE
 add_dependencies(tst_studiocli collective-studio)
 # Runs listed in the Library dock and replayed; files dropped on the window.
 cstudio_add_test(tst_storedruns SOURCES app/window/tst_storedruns.cpp LIBS cs::app)
+# Help › About: the versions found at run time.
+cstudio_add_test(tst_aboutversions SOURCES app/window/tst_aboutversions.cpp LIBS cs::app)

@@ -1,0 +1,30 @@
+# Examples, written by the just-built cstudio from its own catalogue at build time (never copied
+# from the corpus): MSCCL XML for each runtime's dialect and a design document the editor opens.
+# Installed under share/doc/collective-studio/examples; the package CI validates one of them.
+
+set(CSTUDIO_EXAMPLES_DIR ${CMAKE_CURRENT_BINARY_DIR}/examples)
+# "file|generate arguments": the file's extension picks XML or a design document.
+set(CSTUDIO_EXAMPLES
+  "ring-allreduce-8.xml|ring-allreduce --ranks 8 --channels 2"
+  "ring-allreduce-8-classic.xml|ring-allreduce --ranks 8 --dialect classic"
+  "double-binary-tree-allreduce-8.xml|double-binary-tree-allreduce --ranks 8"
+  "hierarchical-ring-allreduce-16.xml|hierarchical-ring-allreduce --ranks 16 --group 8"
+  "direct-alltoall-8-rccl.xml|direct-alltoall --ranks 8 --dialect rccl"
+  "ring-allreduce-4.csdesign.json|ring-allreduce --ranks 4")
+
+set(example_files)
+foreach(example IN LISTS CSTUDIO_EXAMPLES)
+  string(REPLACE "|" ";" parts "${example}")
+  list(GET parts 0 file)
+  list(GET parts 1 arguments)
+  separate_arguments(arguments UNIX_COMMAND "${arguments}")
+  add_custom_command(OUTPUT ${CSTUDIO_EXAMPLES_DIR}/${file}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${CSTUDIO_EXAMPLES_DIR}
+    COMMAND cstudio generate ${arguments} -o ${CSTUDIO_EXAMPLES_DIR}/${file}
+    DEPENDS cstudio
+    COMMENT "Generating the example ${file}"
+    VERBATIM)
+  list(APPEND example_files ${CSTUDIO_EXAMPLES_DIR}/${file})
+endforeach()
+add_custom_target(cs_examples ALL DEPENDS ${example_files})
+install(FILES ${example_files} DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples)
