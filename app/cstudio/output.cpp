@@ -1,5 +1,6 @@
 #include "output.h"
 
+#include "model/diagnosticgroups.h"
 #include "model/untrustedtext.h"
 
 #include <algorithm>
@@ -28,31 +29,58 @@ std::string plural(int count, const char* noun)
   return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
 }
 
+/// Of a group of diagnostics that say the same thing about different places, this many are
+/// printed; the rest are counted on one line. A group only one longer prints whole.
+constexpr std::size_t kShownPerGroup = 3;
+
+void printOne(std::ostream& out, const std::string& file, const Diagnostic& d)
+{
+  out << file;
+  if (d.location.line > 0) {
+    out << ':' << d.location.line;
+    if (d.location.column > 0)
+      out << ':' << d.location.column;
+  }
+  // Diagnostics::add() keeps messages printable; one built another way still must not put raw
+  // bytes from a file on the user's terminal.
+  out << ": " << severityName(d.severity) << ": " << printableUtf8(d.message) << " [" << d.code
+      << ']';
+  const std::string where = describe(d.location);
+  if (!where.empty())
+    out << " (" << where << ')';
+  out << '\n';
+  for (const Location& related : d.related) {
+    out << "    note: " << describe(related);
+    if (related.line > 0)
+      out << " at line " << related.line;
+    out << '\n';
+  }
+}
+
 } // namespace
 
 void printDiagnostics(std::ostream& out, const std::string& file,
                       const std::vector<Diagnostic>& diagnostics)
 {
-  for (const Diagnostic& d : diagnostics) {
-    out << file;
-    if (d.location.line > 0) {
-      out << ':' << d.location.line;
-      if (d.location.column > 0)
-        out << ':' << d.location.column;
-    }
-    // Diagnostics::add() keeps messages printable; one built another way still must not put raw
-    // bytes from a file on the user's terminal.
-    out << ": " << severityName(d.severity) << ": " << printableUtf8(d.message) << " [" << d.code
-        << ']';
-    const std::string where = describe(d.location);
-    if (!where.empty())
-      out << " (" << where << ')';
-    out << '\n';
-    for (const Location& related : d.related) {
-      out << "    note: " << describe(related);
-      if (related.line > 0)
-        out << " at line " << related.line;
-      out << '\n';
+  // Each diagnostic's group, and its place in it.
+  const std::vector<DiagnosticGroup> groups = groupRepeatedDiagnostics(diagnostics);
+  std::vector<std::pair<std::size_t, std::size_t>> placeOf(diagnostics.size());
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    for (std::size_t m = 0; m < groups[g].members.size(); ++m)
+      placeOf[groups[g].members[m]] = {g, m};
+  }
+  for (std::size_t i = 0; i < diagnostics.size(); ++i) {
+    const auto [g, m] = placeOf[i];
+    const std::size_t size = groups[g].members.size();
+    const bool folded = size > kShownPerGroup + 1;
+    if (folded && m >= kShownPerGroup)
+      continue;
+    printOne(out, file, diagnostics[i]);
+    if (folded && m + 1 == kShownPerGroup) {
+      const std::string ranks = describeGroupRanks(diagnostics, groups[g], kShownPerGroup);
+      out << file << ": note: and " << size - kShownPerGroup << " more like it"
+          << (ranks.empty() ? "" : " on " + ranks) << " [" << diagnostics[i].code
+          << "] (--json lists every one)\n";
     }
   }
 }

@@ -39,6 +39,7 @@ private slots:
   void validateGoodFile();
   void validateBadFileExitsOne();
   void validateUnreadableExitsTwo();
+  void repeatedFaultsAreFoldedInText();
   void validateJson();
   void fifoSlotsChangeTheVerdict();
   void exportForExecutor();
@@ -148,6 +149,24 @@ void Test_cli::validateUnreadableExitsTwo()
   const QString garbage = m_dir.filePath("garbage.xml");
   writeFile(garbage, "<algo name=\"x\"");
   QCOMPARE(cstudio({"validate", garbage}).exitCode, 2);
+}
+
+void Test_cli::repeatedFaultsAreFoldedInText()
+{
+  // One bad rule on every rank of 64: the text shows three and counts the rest by rank; --json
+  // keeps every one.
+  const QString ring = m_dir.filePath("ring64.xml");
+  QCOMPARE(cstudio({"generate", "ring-allreduce", "--ranks", "64", "-o", ring}).exitCode, 0);
+  const QByteArray text = readFile(ring);
+  const QString bad = m_dir.filePath("ring64-bad.xml");
+  writeFile(bad, QByteArray(text).replace("type=\"s\" srcbuf=\"i\"", "type=\"s\" srcbuf=\"q\""));
+  const Run run = cstudio({"validate", bad});
+  QCOMPARE(run.exitCode, 1);
+  QCOMPARE(run.out.count("[format.bad-value] (rank"), 3);
+  QVERIFY2(run.out.contains("note: and 61 more like it on ranks 3-63 [format.bad-value]"),
+           qPrintable(run.out));
+  const Run json = cstudio({"validate", "--json", bad});
+  QCOMPARE(json.out.count("\"format.bad-value\""), 64);
 }
 
 void Test_cli::validateJson()
