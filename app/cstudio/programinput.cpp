@@ -3,6 +3,7 @@
 
 #include "io/designdocument.h"
 #include "io/mscclxmlreader.h"
+#include "io/topologyloader.h"
 
 #include <iostream>
 
@@ -97,6 +98,19 @@ ProgramInput readProgramInput(const std::string& path, DialectId dialect,
   input.program = std::move(lowered.program);
   input.embeddedTopology = std::move(design.document->topology);
   return input;
+}
+
+bool loadTopologyOption(const std::string& spec, std::optional<Topology>& topology)
+{
+  if (spec.empty())
+    return true;
+  TopologyReadResult loaded = loadTopology(spec);
+  if (!loaded.topology) {
+    printDiagnostics(std::cerr, spec, loaded.diagnostics);
+    return false;
+  }
+  topology = std::move(loaded.topology);
+  return true;
 }
 
 } // namespace cs::cli

@@ -54,4 +54,8 @@ struct ProgramInput {
 ProgramInput readProgramInput(const std::string& path, DialectId dialect,
                               const LoweringChoice& lowering, const std::string& purpose);
 
+/// The topology a --topology option names (a preset or a file) into `topology`; an empty `spec`
+/// leaves it as it is. False, with the reason printed on stderr, when it cannot be loaded.
+bool loadTopologyOption(const std::string& spec, std::optional<Topology>& topology);
+
 } // namespace cs::cli

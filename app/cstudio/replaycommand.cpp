@@ -227,14 +227,8 @@ int runReplay(ReplayOptions& options)
   if (!input.program)
     return UsageError;
   std::optional<Topology> topology = std::move(input.embeddedTopology);
-  if (!options.topology.empty()) {
-    TopologyReadResult loaded = loadTopology(options.topology);
-    if (!loaded.topology) {
-      printDiagnostics(std::cerr, options.topology, loaded.diagnostics);
-      return UsageError;
-    }
-    topology = std::move(loaded.topology);
-  }
+  if (!loadTopologyOption(options.topology, topology))
+    return UsageError;
   const Topology* routes = topology ? &*topology : nullptr;
   const std::optional<replay::ReplayIndex> index =
       indexTrace(options.tracePath, *input.program, routes);

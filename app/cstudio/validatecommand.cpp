@@ -4,8 +4,10 @@
 
 #include "analysis/analysis.h"
 #include "check/checker.h"
+#include "check/topologyfit.h"
 #include "io/designdocument.h"
 #include "io/mscclxmlreader.h"
+#include "io/topologyloader.h"
 
 #include <iostream>
 #include <memory>
@@ -21,6 +23,7 @@ struct ValidateOptions {
   int fifoSlots = 2;
   int root = -1;
   LoweringChoice lowering;
+  std::string topology; ///< preset or file the algorithms must fit; empty: a document's own
 };
 
 /// What validating one file found, whatever level it holds.
@@ -35,7 +38,8 @@ struct Verdict {
   DialectId dialect = DialectId::Executor;
 };
 
-Verdict validateXml(const std::string& file, const ValidateOptions& options)
+Verdict validateXml(const std::string& file, const ValidateOptions& options,
+                    const Topology* topology)
 {
   Verdict verdict;
   ReadResult read = readMscclXmlFile(file);
@@ -56,6 +60,12 @@ Verdict validateXml(const std::string& file, const ValidateOptions& options)
   check.semantic = !read.hasErrors();
   const std::vector<Diagnostic> found = checkProgram(*read.program, check);
   verdict.diagnostics.insert(verdict.diagnostics.end(), found.begin(), found.end());
+  if (topology) {
+    Diagnostics fit;
+    checkTopologyFit(*topology, read.program->ngpus, programExchanges(*read.program), fit);
+    const std::vector<Diagnostic> fitting = fit.take();
+    verdict.diagnostics.insert(verdict.diagnostics.end(), fitting.begin(), fitting.end());
+  }
   verdict.collectiveSpelling = read.program->collSpelling;
   verdict.collective = read.program->collective;
   verdict.ranks = read.program->ngpus;
@@ -63,8 +73,10 @@ Verdict validateXml(const std::string& file, const ValidateOptions& options)
 }
 
 /// A design document gets exactly the editor's problem list (engine/analysis): the Schedule
-/// checks, lowering and the Program checker, each problem naming its transfer.
-Verdict validateDesign(const std::string& file, const ValidateOptions& options)
+/// checks, lowering and the Program checker, each problem naming its transfer, and the fit to
+/// `topology`, else to the document's own topology when it has one.
+Verdict validateDesign(const std::string& file, const ValidateOptions& options,
+                       const Topology* topology)
 {
   Verdict verdict;
   DesignReadResult read = readDesignDocumentFile(file);
@@ -76,7 +88,12 @@ Verdict validateDesign(const std::string& file, const ValidateOptions& options)
   LowerOptions lowering = loweringOptions(options.lowering, options.dialect);
   if (!lowering.gpu)
     lowering.gpu = read.document->gpu;
-  const Analysis analysis = analyseSchedule(read.document->schedule, lowering);
+  Analysis analysis = analyseSchedule(read.document->schedule, lowering);
+  if (!topology && read.document->topology)
+    topology = &*read.document->topology;
+  // Without one the editor's Problems panel says none was checked; scripts need no such line.
+  if (topology)
+    addTopologyProblems(analysis, topology, false);
   const std::vector<Diagnostic> problems = analysis.diagnostics();
   verdict.diagnostics.insert(verdict.diagnostics.end(), problems.begin(), problems.end());
   verdict.dialect = lowering.dialect;
@@ -115,10 +132,14 @@ void printVerdict(const std::string& file, const Verdict& verdict, bool json)
 
 int runValidate(const ValidateOptions& options)
 {
+  std::optional<Topology> topology;
+  if (!loadTopologyOption(options.topology, topology))
+    return UsageError;
+  const Topology* fit = topology ? &*topology : nullptr;
   int exitCode = Ok;
   for (const std::string& file : options.files) {
     const Verdict verdict =
-        isDesignPath(file) ? validateDesign(file, options) : validateXml(file, options);
+        isDesignPath(file) ? validateDesign(file, options, fit) : validateXml(file, options, fit);
     if (!verdict.readable)
       exitCode = UsageError;
     else if (hasErrors(verdict.diagnostics) && exitCode == Ok)
@@ -155,6 +176,12 @@ Runner addValidateCommand(CLI::App& app)
       ->add_option("--root", options->root,
                    "Root rank of a broadcast or reduce (XML; default: inferred when unambiguous)")
       ->check(CLI::NonNegativeNumber);
+  command
+      ->add_option("--topology", options->topology,
+                   "Also check that the algorithm fits this topology (a preset such as dgx-h100 "
+                   "or a file): every rank on a GPU, a route between every pair that exchanges "
+                   "data; a design document is checked against its own topology by default")
+      ->type_name("PRESET|FILE");
   addLoweringOptions(command, options->lowering);
   addGpuOption(command, options->lowering.gpu);
   command->footer("Exit status: 0 no file has an error, 1 some file has an error, 2 usage error "

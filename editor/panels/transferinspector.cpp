@@ -5,6 +5,8 @@
 #include "document/commands/transfercommands.h"
 #include "document/document.h"
 
+#include "model/routing.h"
+
 #include <QComboBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -53,6 +55,33 @@ std::vector<const Problem*> problemsOf(const Analysis& analysis, int transferId)
   return found;
 }
 
+/// "GPU2 → NVSwitch → GPU5 · 450 GB/s · 0.7 µs" for the route between the transfer's ranks.
+QString routeText(const std::optional<Topology>& topology, const Transfer& transfer)
+{
+  if (transfer.isLocal())
+    return TransferInspector::tr("local: no link");
+  if (!topology)
+    return TransferInspector::tr("no topology");
+  const TopologyNode* from = topology->gpuNode(transfer.src.rank);
+  const TopologyNode* to = topology->gpuNode(transfer.dst.rank);
+  if (!from || !to)
+    return TransferInspector::tr("a rank is on no GPU of the topology");
+  const std::optional<Route> route = findRoute(*topology, from->id, to->id);
+  if (!route)
+    return TransferInspector::tr("no path in the topology");
+  QStringList nodes = {QString::fromStdString(from->name)};
+  int at = from->id;
+  for (const Hop& hop : route->hops) {
+    const TopologyLink* link = topology->link(hop.link);
+    at = hop.aToB ? link->b : link->a;
+    const TopologyNode* node = topology->node(at);
+    nodes << (node ? QString::fromStdString(node->name) : QStringLiteral("?"));
+  }
+  return QStringLiteral("%1 \u00b7 %2 GB/s \u00b7 %3 \u00b5s")
+      .arg(nodes.join(QStringLiteral(" \u2192 ")), QString::number(route->bottleneckGBps, 'g', 4),
+           QString::number(route->latencyUs, 'g', 3));
+}
+
 } // namespace
 
 TransferInspector::TransferInspector(Document* document, QWidget* parent)
@@ -62,7 +91,7 @@ TransferInspector::TransferInspector(Document* document, QWidget* parent)
       m_channel(makeSpin(QStringLiteral("channel"), -1, 31, tr("auto"))),
       m_threadblock(makeSpin(QStringLiteral("threadblock"), -1, 63, tr("auto"))),
       m_instructions(makeNote(QStringLiteral("instructions"))),
-      m_problems(makeNote(QStringLiteral("problems"))),
+      m_route(makeNote(QStringLiteral("route"))), m_problems(makeNote(QStringLiteral("problems"))),
       m_sourceNote(makeNote(QStringLiteral("sourceNote")))
 {
   m_src = makeEndpoint(QStringLiteral("src"), true);
@@ -92,6 +121,7 @@ TransferInspector::TransferInspector(Document* document, QWidget* parent)
   form()->addRow(tr("Channel"), m_channel);
   form()->addRow(tr("Threadblock"), m_threadblock);
   form()->addRow(tr("Instructions"), m_instructions);
+  form()->addRow(tr("Route"), m_route);
   form()->addRow(m_problems);
   form()->addRow(m_sourceNote);
 
@@ -229,6 +259,7 @@ void TransferInspector::refresh()
   else
     m_instructions->setText(links.isEmpty() ? tr("none (not lowered)")
                                             : links.join(QStringLiteral("<br>")));
+  m_route->setText(routeText(document()->topology(), *t));
   m_problems->setText(problemsHtml(problemsOf(analysis, m_id)));
   m_problems->setVisible(!m_problems->text().isEmpty());
   m_sourceNote->setText(document()->source() == Source::Program

@@ -4,8 +4,9 @@
 // buffer, index), count, copy/reduce and the channel and threadblock pins, each change one
 // ChangeTransfersCommand whose text names the field, so repeated changes of one field merge into
 // one undo step. Its problems are listed in red under the form and the instructions it became
-// are links into the program. Several transfers: the fields they share (step, operation, count)
-// edited for all at once, showing "mixed" where they differ.
+// are links into the program; the route its data takes through the document's topology (which
+// switches and NICs it crosses) is shown under them. Several transfers: the fields they share
+// (step, operation, count) edited for all at once, showing "mixed" where they differ.
 
 #include "inspectorpage.h"
 
@@ -52,6 +53,7 @@ private:
   QSpinBox* m_channel;
   QSpinBox* m_threadblock;
   QLabel* m_instructions;
+  QLabel* m_route;
   QLabel* m_problems;
   QLabel* m_sourceNote;
 };

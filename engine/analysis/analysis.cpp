@@ -2,6 +2,7 @@
 
 #include "check/checker.h"
 #include "check/schedulecheck.h"
+#include "check/topologyfit.h"
 #include "compile/lift.h"
 
 #include <algorithm>
@@ -220,6 +221,33 @@ Analysis finishProgramLevel(Analysis scheduleLevel, const Schedule& schedule,
   addProgramLevel(scheduleLevel, schedule, lowering, scheduleHasErrors);
   summarise(scheduleLevel);
   return scheduleLevel;
+}
+
+void addTopologyProblems(Analysis& analysis, const Topology* topology, bool programIsSource)
+{
+  Diagnostics found;
+  if (!topology) {
+    found.info("topology.none", "no topology: the algorithm is not checked against one (load a "
+                                "preset or draw the GPUs and links in the Topology tab)");
+  } else if (programIsSource && analysis.program) {
+    checkTopologyFit(*topology, analysis.program->ngpus, programExchanges(*analysis.program),
+                     found);
+  } else if (!programIsSource && analysis.schedule) {
+    checkTopologyFit(*topology, analysis.schedule->ranks, scheduleExchanges(*analysis.schedule),
+                     found);
+  }
+  for (Diagnostic& d : found.take()) {
+    Problem problem;
+    problem.stage = programIsSource ? ProblemStage::Program : ProblemStage::Schedule;
+    problem.transferId = d.location.transfer;
+    if (d.location.rank >= 0)
+      problem.rank = d.location.rank;
+    if (d.location.rank >= 0 && d.location.tb >= 0)
+      problem.tb = d.location.tb;
+    problem.diagnostic = std::move(d);
+    analysis.problems.push_back(std::move(problem));
+  }
+  summarise(analysis);
 }
 
 bool analysisIsExpensive(const Schedule& schedule)

@@ -16,6 +16,7 @@
 #include "model/diagnostic.h"
 #include "model/program.h"
 #include "model/schedule.h"
+#include "model/topology.h"
 
 #include <cstdint>
 #include <map>
@@ -98,6 +99,11 @@ Analysis analyseScheduleLevel(const Schedule& schedule, const Analysis& previous
 /// The result equals analyseSchedule(schedule, lowering).
 Analysis finishProgramLevel(Analysis scheduleLevel, const Schedule& schedule,
                             const LowerOptions& lowering);
+
+/// The algorithm checked against the topology it is drawn for (check/topologyfit.h): problems at
+/// the Schedule's transfers, or at the threadblocks of an imported Program (`programIsSource`).
+/// Without a topology, one info says that no such check was made.
+void addTopologyProblems(Analysis& analysis, const Topology* topology, bool programIsSource);
 
 /// Whether analysing `schedule` fully may take longer than a frame, so an interactive caller
 /// should run the Program level in the background.

@@ -9,6 +9,7 @@ list(APPEND cs_engine_area_sources
   check/selectioncheck.cpp
   check/runtimecostcheck.cpp
   check/runtimeverdict.h check/runtimeverdict.cpp
+  check/topologyfit.h check/topologyfit.cpp
   check/matchcheck.cpp
   check/dependencycheck.cpp
   check/symbolicrun.h check/symbolicrun.cpp

@@ -10,6 +10,7 @@
 #include "support/diagnosticlines.h"
 
 #include "catalogue/catalogue.h"
+#include "model/topologypresets.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -57,6 +58,8 @@ void TestDocumentCli::savedDesignShowsWhatTheCliPrints()
   QFETCH(int, seed);
   DocumentState state;
   state.design.schedule = generated("ring-allreduce", 4);
+  // Saved with the ring of GPUs it is drawn for: both check the algorithm against it.
+  state.design.topology = makePresetTopology("ring-4");
   if (seed == 1) {
     for (RankBuffers& buffers : state.design.schedule.buffers)
       buffers.scratch = 1;

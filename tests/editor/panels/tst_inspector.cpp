@@ -61,6 +61,7 @@ private slots:
   void nodeRenameIsUndoable();
   void documentRanksAndNotes();
   void instructionWithoutTransferIsSummarised();
+  void aTransferShowsItsRouteAndAMissingOne();
 };
 
 void TestInspector::typingAStepChangesThatTransferInOneCommand()
@@ -317,6 +318,40 @@ void TestInspector::instructionWithoutTransferIsSummarised()
   QVERIFY(what);
   QVERIFY2(what->text().startsWith(QStringLiteral("r: receives from r0 into o[0]")),
            qPrintable(what->text()));
+}
+
+void TestInspector::aTransferShowsItsRouteAndAMissingOne()
+{
+  // An 8-rank ring on a DGX: every transfer crosses the NVSwitch. Then the same ring on ring-8
+  // with one link removed: the transfers over it cannot happen, at the transfer and in the panel.
+  DocumentState state = ringState(8);
+  state.design.topology = makePresetTopology("dgx-h100");
+  Document document;
+  document.reset(state, {});
+  InspectorPanel panel(&document);
+  panel.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&panel));
+  const auto remote =
+      std::find_if(document.schedule().transfers.begin(), document.schedule().transfers.end(),
+                   [](const Transfer& t) { return t.src.rank == 2; });
+  QVERIFY(remote != document.schedule().transfers.end() && !remote->isLocal());
+  const int id = remote->id;
+  document.selectTransfer(id);
+  auto* route = findEditor<QLabel>(panel, "route");
+  QVERIFY(route);
+  QVERIFY2(route->text().startsWith(QString::fromUtf8("GPU2 \u2192 NVSwitch \u2192 GPU3")),
+           qPrintable(route->text()));
+  QCOMPARE(document.analysis().errors, 0);
+
+  state.design.topology = makePresetTopology("ring-8");
+  state.design.topology->links.erase(state.design.topology->links.begin() + 2); // GPU2 - GPU3
+  document.reset(state, {});
+  document.selectTransfer(id);
+  QCOMPARE(route->text(), QStringLiteral("no path in the topology"));
+  QVERIFY(document.analysis().problemsByTransfer.contains(id));
+  auto* problems = findEditor<QLabel>(panel, "problems");
+  QVERIFY2(problems->text().contains(QString::fromUtf8("rank 2 \u2192 rank 3: no path")),
+           qPrintable(problems->text()));
 }
 
 QTEST_MAIN(TestInspector)

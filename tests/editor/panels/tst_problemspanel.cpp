@@ -9,6 +9,7 @@
 #include "panels/problemspanel.h"
 
 #include "catalogue/catalogue.h"
+#include "model/topologypresets.h"
 #include "support/corpus.h"
 
 #include <QLabel>
@@ -36,6 +37,8 @@ DocumentState ringState(int ranks)
   GenerateResult generated = generateAlgorithm("ring-allreduce", {.ranks = ranks});
   DocumentState state;
   state.design.schedule = *generated.schedule;
+  // Drawn for a ring of GPUs: without a topology the panel would say none was checked.
+  state.design.topology = makePresetTopology("ring-" + std::to_string(ranks));
   return state;
 }
 

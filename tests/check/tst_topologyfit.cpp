@@ -1,0 +1,155 @@
+// The algorithm checked against its topology (check/topologyfit.h, issue 17's gap): a transfer
+// between ranks with no route is an error at that transfer, a rank on no GPU and a route through
+// a link without bandwidth are errors, GPUs left idle a warning; the Analysis lists them at their
+// transfers, and without a topology it says none was checked. `cstudio validate --topology` runs
+// the same check on XML.
+
+#include "analysis/analysis.h"
+#include "catalogue/catalogue.h"
+#include "check/topologyfit.h"
+#include "model/topologypresets.h"
+
+#include "support/cli.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <set>
+
+using namespace cs;
+
+namespace {
+
+Schedule ring(int ranks)
+{
+  return generateAlgorithm("ring-allreduce", {.ranks = ranks}).schedule.value_or(Schedule{});
+}
+
+/// ring-4 with only the GPU0-GPU1 link left: GPUs 2 and 3 are drawn but unconnected.
+Topology onlyTheFirstLinkOfRing4()
+{
+  Topology topology = *makePresetTopology("ring-4");
+  topology.links.resize(1);
+  return topology;
+}
+
+std::vector<Diagnostic> fit(const Topology& topology, const Schedule& schedule)
+{
+  Diagnostics found;
+  checkTopologyFit(topology, schedule.ranks, scheduleExchanges(schedule), found);
+  return found.take();
+}
+
+std::set<std::pair<int, int>> pairsWith(const std::vector<Diagnostic>& found,
+                                        const Schedule& schedule, const char* code)
+{
+  std::set<std::pair<int, int>> pairs;
+  for (const Diagnostic& d : found) {
+    if (d.code == code)
+      pairs.insert({schedule.transfer(d.location.transfer)->src.rank,
+                    schedule.transfer(d.location.transfer)->dst.rank});
+  }
+  return pairs;
+}
+
+} // namespace
+
+class TestTopologyFit : public QObject
+{
+  Q_OBJECT
+
+private slots:
+  void aTransferWithoutRouteIsAnErrorAtIt()
+  {
+    const Schedule schedule = ring(4);
+    const std::vector<Diagnostic> found = fit(onlyTheFirstLinkOfRing4(), schedule);
+    // Ring 0→1→2→3→0: only 0→1 has a path.
+    QCOMPARE(pairsWith(found, schedule, "topology.no-route"),
+             (std::set<std::pair<int, int>>{{1, 2}, {2, 3}, {3, 0}}));
+    std::size_t remote = 0;
+    for (const Transfer& transfer : schedule.transfers)
+      remote += transfer.isLocal() || transfer.src.rank == 0 ? 0 : 1;
+    QCOMPARE(found.size(), remote); // one error per transfer that cannot happen
+    const auto at23 = std::find_if(found.begin(), found.end(), [&](const Diagnostic& d) {
+      return schedule.transfer(d.location.transfer)->src.rank == 2;
+    });
+    QVERIFY(at23 != found.end());
+    QVERIFY2(QString::fromStdString(at23->message)
+                 .startsWith(QString::fromUtf8("rank 2 \u2192 rank 3: no path in the topology")),
+             at23->message.c_str());
+    QCOMPARE(at23->severity, Severity::Error);
+  }
+
+  void theWholeRingFitsTheWholeRing()
+  {
+    QVERIFY(fit(*makePresetTopology("ring-4"), ring(4)).empty());
+    QVERIFY(fit(*makePresetTopology("dgx-h100"), ring(8)).empty());
+  }
+
+  void ranksWithoutGpusAndIdleGpus()
+  {
+    const std::vector<Diagnostic> tooSmall = fit(*makePresetTopology("ring-2"), ring(4));
+    std::set<int> unmapped;
+    for (const Diagnostic& d : tooSmall) {
+      if (d.code == "topology.rank-unmapped")
+        unmapped.insert(d.location.rank);
+    }
+    QCOMPARE(unmapped, (std::set<int>{2, 3}));
+    const std::vector<Diagnostic> tooBig = fit(*makePresetTopology("dgx-h100"), ring(4));
+    QCOMPARE(tooBig.size(), std::size_t(1));
+    QCOMPARE(QString::fromStdString(tooBig[0].code), "topology.idle-gpus");
+    QCOMPARE(tooBig[0].severity, Severity::Warning);
+    QVERIFY2(tooBig[0].message.find("ranks 4-7") != std::string::npos, tooBig[0].message.c_str());
+  }
+
+  void aLinkWithoutBandwidthStopsTheRoute()
+  {
+    Topology topology = *makePresetTopology("ring-4");
+    topology.links[2].bandwidthGBps = 0; // GPU2 - GPU3
+    const Schedule schedule = ring(4);
+    const std::vector<Diagnostic> found = fit(topology, schedule);
+    QCOMPARE(pairsWith(found, schedule, "topology.zero-bandwidth"),
+             (std::set<std::pair<int, int>>{{2, 3}}));
+    QVERIFY(found.front().message.find("link 2 (GPU2 \u2013 GPU3)") != std::string::npos);
+  }
+
+  void theAnalysisPutsThemAtTheirTransfers()
+  {
+    const Schedule schedule = ring(4);
+    Analysis analysis = analyseSchedule(schedule, {});
+    QCOMPARE(analysis.errors, 0);
+    const Topology topology = onlyTheFirstLinkOfRing4();
+    addTopologyProblems(analysis, &topology, false);
+    QVERIFY(analysis.errors > 0);
+    const Problem& first = analysis.problems.front();
+    QCOMPARE(QString::fromStdString(first.diagnostic.code), "topology.no-route");
+    QVERIFY(first.transferId >= 0);
+    QVERIFY(analysis.problemsByTransfer.contains(first.transferId));
+
+    Analysis without = analyseSchedule(schedule, {});
+    addTopologyProblems(without, nullptr, false);
+    QCOMPARE(without.errors, 0);
+    QCOMPARE(QString::fromStdString(without.problems.back().diagnostic.code), "topology.none");
+    QCOMPARE(without.problems.back().diagnostic.severity, Severity::Info);
+  }
+
+  void validateTakesATopology()
+  {
+    QTemporaryDir dir;
+    const QString xml = dir.filePath("ring4.xml");
+    QCOMPARE(cs::test::cstudio({"generate", "ring-allreduce", "--ranks", "4", "-o", xml}).exitCode,
+             0);
+    QCOMPARE(cs::test::cstudio({"validate", xml, "--topology", "ring-4"}).exitCode, 0);
+    const cs::test::CliRun small = cs::test::cstudio({"validate", xml, "--topology", "ring-2"});
+    QCOMPARE(small.exitCode, 1);
+    QVERIFY2(small.out.contains("rank 2 is on no GPU of topology \"ring-2\""),
+             qPrintable(small.out));
+    const cs::test::CliRun missing =
+        cs::test::cstudio({"validate", xml, "--topology", dir.filePath("absent.json")});
+    QCOMPARE(missing.exitCode, 2);
+    QVERIFY2(missing.err.contains("absent.json"), qPrintable(missing.err));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestTopologyFit)
+#include "tst_topologyfit.moc"
