@@ -303,7 +303,10 @@ Runner addSimulateCommand(CLI::App& app)
   command->add_option("--local-bandwidth", options->localGBps, "GB/s of local cpy/re")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  command->add_option("--fifo-slots", options->fifoSlots, "Messages a connection holds; default: the runtime's, 2 Simple or 8 LL/LL128 messages")
+  command
+      ->add_option(
+          "--fifo-slots", options->fifoSlots,
+          "Messages a connection holds; default: the runtime's, 2 Simple or 8 LL/LL128 messages")
       ->check(CLI::Range(1, 64));
   command->add_option("--top", options->top, "Busiest links to list")
       ->check(CLI::Range(0, 100000))
