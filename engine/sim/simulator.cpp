@@ -27,11 +27,13 @@ struct Piece {
   int connection = 0;
   int senderTb = 0;
   bool arrived = false;
+  int slots = 1;      ///< FIFO slots (of piecesPerMessage per message) it holds
   double started = 0; ///< when its first byte left
 };
 
 struct Connection {
   std::deque<int> fifo;       ///< pieces sent and not yet consumed, oldest first
+  int held = 0;               ///< slots the pieces in `fifo` hold
   std::vector<int> receivers; ///< threadblocks waiting for the front piece to arrive
   std::vector<int> senders;   ///< threadblocks waiting for room
 };
@@ -41,7 +43,7 @@ struct Granularity {
   double chunkBytes = 0;
   int slices = 1;
   int piecesPerMessage = 1;
-  std::size_t pieceCapacity = 1; ///< pieces a connection holds
+  int pieceCapacity = 1; ///< slots a connection holds, piecesPerMessage per message
 };
 
 struct TbState {
@@ -178,9 +180,10 @@ private:
     }
   }
 
-  /// Bytes of each piece of a `cnt`-chunk message in slice `slice`: a message is always
-  /// piecesPerMessage pieces, so that a connection holds whole messages as the checker counts.
-  double pieceBytes(int cnt, int slice) const;
+  /// Pieces carrying the data of a `cnt`-chunk message in slice `slice`: as many slice-step
+  /// pieces as it fills, at most piecesPerMessage (larger ones then), so that a message always
+  /// holds piecesPerMessage slots, as the runtime's and the checker's count.
+  int dataPieces(int cnt, int slice) const;
   void advance(int t);
   /// Moves the current step's pieces as far as the connections allow; true when all moved.
   bool movePieces(int t, const Step& step, OpTraits traits);
@@ -188,7 +191,7 @@ private:
   void finishStep(int t);
   void arrive(int piece);
   void pieceLeft(int piece);
-  void startPiece(int t, double bytes);
+  void startPiece(int t, double bytes, int slots);
   void sampleUtilisation();
 
   const Topology& m_topology;
@@ -203,6 +206,7 @@ private:
   std::vector<Connection> m_connections;
   std::vector<std::vector<int>> m_dependents; ///< per tb: threadblocks waiting for its flag
   std::vector<Piece> m_pieces;
+  std::vector<int> m_freePieces; ///< consumed pieces, for reuse
   std::vector<int> m_flowPiece;
   std::priority_queue<Timer, std::vector<Timer>, std::greater<>> m_timers;
   std::deque<int> m_ready;
@@ -250,16 +254,25 @@ void Engine::advance(int t)
   }
 }
 
-double Engine::pieceBytes(int cnt, int slice) const
+int Engine::dataPieces(int cnt, int slice) const
 {
-  return std::max(0, cnt) * sliceBytes(slice) / m_grain.piecesPerMessage;
+  const double message = std::max(0, cnt) * sliceBytes(slice);
+  const double nominal =
+      (m_protocol.sliceBytes > 0 ? static_cast<double>(m_protocol.sliceBytes) : m_chunkBytes) /
+      m_grain.piecesPerMessage;
+  if (!(nominal > 0))
+    return 1;
+  // The tolerance keeps a message of exactly k pieces from counting rounding dust as one more.
+  const int pieces = static_cast<int>(std::ceil(message / nominal - 1e-9));
+  return std::clamp(pieces, 1, m_grain.piecesPerMessage);
 }
 
 bool Engine::movePieces(int t, const Step& step, OpTraits traits)
 {
   TbState& state = m_states[t];
   const TbInfo& info = m_index.tbs[t];
-  while (state.piece < m_grain.piecesPerMessage) {
+  const int pieces = dataPieces(step.cnt, state.slice);
+  while (state.piece < pieces) {
     Connection* in = traits.receives ? &m_connections[info.receiveConnection] : nullptr;
     if (in && (in->fifo.empty() || !m_pieces[in->fifo.front()].arrived)) {
       in->receivers.push_back(t);
@@ -267,12 +280,14 @@ bool Engine::movePieces(int t, const Step& step, OpTraits traits)
     }
     if (traits.sends) {
       Connection& out = m_connections[info.sendConnection];
-      if (out.fifo.size() >= m_grain.pieceCapacity) {
+      // The last piece also holds the slots of the steps the message leaves empty.
+      const int slots = state.piece + 1 < pieces ? 1 : m_grain.piecesPerMessage - pieces + 1;
+      if (out.held + slots > m_grain.pieceCapacity) {
         out.senders.push_back(t);
         return false;
       }
       // A fused step keeps its upstream slot until the forwarded piece has left (pieceLeft).
-      startPiece(t, pieceBytes(step.cnt, state.slice));
+      startPiece(t, std::max(0, step.cnt) * sliceBytes(state.slice) / pieces, slots);
       return false;
     }
     consume(*in);
@@ -283,17 +298,27 @@ bool Engine::movePieces(int t, const Step& step, OpTraits traits)
 
 void Engine::consume(Connection& connection)
 {
+  const int piece = connection.fifo.front();
+  connection.held -= m_pieces[piece].slots;
   connection.fifo.pop_front();
+  m_freePieces.push_back(piece); // left and arrived: nothing refers to it any more
   wake(connection.senders);
 }
 
-void Engine::startPiece(int t, double bytes)
+void Engine::startPiece(int t, double bytes, int slots)
 {
   const TbInfo& info = m_index.tbs[t];
   const ConnectionInfo& route = m_index.connections[info.sendConnection];
-  const int piece = static_cast<int>(m_pieces.size());
-  m_pieces.push_back({info.sendConnection, t, false, m_now});
+  int piece = static_cast<int>(m_pieces.size());
+  if (m_freePieces.empty()) {
+    m_pieces.emplace_back();
+  } else {
+    piece = m_freePieces.back();
+    m_freePieces.pop_back();
+  }
+  m_pieces[piece] = {info.sendConnection, t, false, slots, m_now};
   m_connections[info.sendConnection].fifo.push_back(piece);
+  m_connections[info.sendConnection].held += slots;
   m_states[t].busy = true;
   const double wire = bytes / m_protocol.efficiency;
   for (const auto& [link, aToB] : route.hops) {
@@ -499,9 +524,9 @@ SimResult simulateProgram(const Program& program, const Topology& topology,
   granularity.chunkBytes = chunkBytes;
   granularity.slices = result.slices;
   granularity.piecesPerMessage = piecesPerMessage(program.proto);
-  granularity.pieceCapacity = static_cast<std::size_t>(
+  granularity.pieceCapacity =
       std::max(1, options.fifoSlots.value_or(connectionSlots(program.proto))) *
-      granularity.piecesPerMessage);
+      granularity.piecesPerMessage;
   Engine engine(topology, *index, options, protocol, granularity);
   result.cancelled = !engine.run();
   if (result.cancelled) {
