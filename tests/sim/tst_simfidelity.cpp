@@ -13,6 +13,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <optional>
 
 using namespace cs;
 using namespace cs::test;
@@ -53,6 +54,34 @@ Program twoHopChain(Protocol protocol)
   addStep(addThreadblock(program, 1, 2, 0), OpType::RecvCopySend, 0);
   addStep(addThreadblock(program, 2, -1, 1), OpType::Recv, 0);
   return program;
+}
+
+/// Rank 0 sends `messages` 1 MiB messages to rank 1, which copies for a long time before it
+/// receives them: how many sends end before the copy does, i.e. fit in the connection.
+int sendsBeforeTheReceiver(int messages, std::optional<int> fifoSlots)
+{
+  Program program = emptyProgram(2, messages);
+  ThreadBlock& sender = addThreadblock(program, 0, 1, -1);
+  ThreadBlock& receiver = addThreadblock(program, 1, -1, 0);
+  addStep(receiver, OpType::Copy, 0, messages);
+  for (int m = 0; m < messages; ++m) {
+    addStep(sender, OpType::Send, m);
+    addStep(receiver, OpType::Recv, m);
+  }
+  SimOptions options = pureOptions(std::int64_t{messages} << 20);
+  options.localGBps = 0.1; // the copy: at 100 bytes/µs, far longer than the sends
+  options.fifoSlots = fifoSlots;
+  const SimResult result =
+      simulateProgram(program, *makePresetTopology("ring-2", {kLinkGBps, kLinkUs}), options);
+  if (!result.ok)
+    return -1;
+  double copyEnd = 0;
+  for (const TraceEvent& event : result.trace.events)
+    copyEnd = event.op == OpType::Copy ? event.end : copyEnd;
+  int early = 0;
+  for (const TraceEvent& event : result.trace.events)
+    early += event.op == OpType::Send && event.end < copyEnd ? 1 : 0;
+  return early;
 }
 
 } // namespace
@@ -169,32 +198,7 @@ private slots:
   {
     QFETCH(int, depth);
     QFETCH(int, sendsBeforeReceiver);
-    const int messages = 6;
-    Program program = emptyProgram(2, messages);
-    ThreadBlock& sender = addThreadblock(program, 0, 1, -1);
-    ThreadBlock& receiver = addThreadblock(program, 1, -1, 0);
-    addStep(receiver, OpType::Copy, 0, messages); // keeps the receiver busy first
-    for (int m = 0; m < messages; ++m) {
-      addStep(sender, OpType::Send, m);
-      addStep(receiver, OpType::Recv, m);
-    }
-    SimOptions options = pureOptions(std::int64_t{messages} << 20);
-    options.localGBps = 0.1; // the copy: 6 MiB at 100 bytes/µs, far longer than the sends
-    options.fifoSlots = depth;
-    const SimResult result =
-        simulateProgram(program, *makePresetTopology("ring-2", {kLinkGBps, kLinkUs}), options);
-    QVERIFY2(result.ok, qPrintable(describe(result)));
-    double copyEnd = 0;
-    for (const TraceEvent& event : result.trace.events) {
-      if (event.op == OpType::Copy)
-        copyEnd = event.end;
-    }
-    int early = 0;
-    for (const TraceEvent& event : result.trace.events) {
-      if (event.op == OpType::Send && event.end < copyEnd)
-        ++early;
-    }
-    QCOMPARE(early, sendsBeforeReceiver);
+    QCOMPARE(sendsBeforeTheReceiver(6, depth), sendsBeforeReceiver);
   }
 
   void switchRelaysWithoutStoring()
@@ -223,25 +227,7 @@ private slots:
     QCOMPARE(connectionSlots(Protocol::LL), 8);
     QCOMPARE(connectionSlots(Protocol::LL128), 8);
     // Without fifoSlots the simulator uses it: two Simple messages out before the receiver.
-    Program program = emptyProgram(2, 3);
-    ThreadBlock& sender = addThreadblock(program, 0, 1, -1);
-    ThreadBlock& receiver = addThreadblock(program, 1, -1, 0);
-    addStep(receiver, OpType::Copy, 0, 3);
-    for (int m = 0; m < 3; ++m) {
-      addStep(sender, OpType::Send, m);
-      addStep(receiver, OpType::Recv, m);
-    }
-    SimOptions options = pureOptions(3 << 20);
-    options.localGBps = 0.1;
-    const SimResult result = simulateProgram(program, *makePresetTopology("ring-2"), options);
-    QVERIFY(result.ok);
-    double copyEnd = 0;
-    for (const TraceEvent& event : result.trace.events)
-      copyEnd = event.op == OpType::Copy ? event.end : copyEnd;
-    int early = 0;
-    for (const TraceEvent& event : result.trace.events)
-      early += event.op == OpType::Send && event.end < copyEnd ? 1 : 0;
-    QCOMPARE(early, connectionSlots(Protocol::Simple));
+    QCOMPARE(sendsBeforeTheReceiver(3, std::nullopt), connectionSlots(Protocol::Simple));
   }
 };
 
