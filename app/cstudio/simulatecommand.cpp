@@ -14,6 +14,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 namespace cs::cli {
@@ -31,7 +32,7 @@ struct SimulateOptions {
   std::optional<double> bandwidth;
   std::optional<double> latency;
   double localGBps = 1500;
-  int fifoSlots = 2;
+  std::optional<int> fifoSlots; ///< absent: the runtime's depth for the protocol
   int top = 5;
   std::string traceFile;
   LoweringChoice lowering; ///< when FILE is a design document
@@ -302,9 +303,11 @@ Runner addSimulateCommand(CLI::App& app)
   command->add_option("--local-bandwidth", options->localGBps, "GB/s of local cpy/re")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  command->add_option("--fifo-slots", options->fifoSlots, "Messages a connection holds")
-      ->check(CLI::Range(1, 64))
-      ->capture_default_str();
+  command
+      ->add_option(
+          "--fifo-slots", options->fifoSlots,
+          "Messages a connection holds; default: the runtime's, 2 Simple or 8 LL/LL128 messages")
+      ->check(CLI::Range(1, 64));
   command->add_option("--top", options->top, "Busiest links to list")
       ->check(CLI::Range(0, 100000))
       ->capture_default_str();

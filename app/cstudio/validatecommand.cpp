@@ -11,6 +11,7 @@
 
 #include <iostream>
 #include <memory>
+#include <optional>
 
 namespace cs::cli {
 
@@ -20,7 +21,7 @@ struct ValidateOptions {
   std::vector<std::string> files;
   bool json = false;
   std::string dialect;
-  int fifoSlots = 2;
+  std::optional<int> fifoSlots; ///< absent: the runtime's depth for the protocol
   int root = -1;
   LoweringChoice lowering;
   std::string topology; ///< preset or file the algorithms must fit; empty: a document's own
@@ -169,9 +170,9 @@ Runner addValidateCommand(CLI::App& app)
       ->check(CLI::IsMember({"classic", "executor", "rccl"}));
   command
       ->add_option("--fifo-slots", options->fifoSlots,
-                   "Messages a connection holds before the sender blocks (deadlock check; XML)")
-      ->check(CLI::Range(1, 1024))
-      ->capture_default_str();
+                   "Messages a connection holds before the sender blocks (deadlock check; XML); "
+                   "default: the runtime's, 2 Simple or 8 LL/LL128 messages")
+      ->check(CLI::Range(1, 1024));
   command
       ->add_option("--root", options->root,
                    "Root rank of a broadcast or reduce (XML; default: inferred when unambiguous)")

@@ -15,9 +15,9 @@ namespace cs {
 
 struct CheckOptions {
   DialectId dialect = DialectId::Executor;
-  /// Messages a connection holds before a sender blocks (deadlock pass). The runtime's
-  /// NCCL_STEPS=8 slots hold two Simple messages, hence the default.
-  int fifoSlots = 2;
+  /// Messages a connection holds before a sender blocks (deadlock pass). Absent: what the
+  /// runtime's connections hold, connectionSlots(program.proto) (model/fifodepth.h).
+  std::optional<int> fifoSlots;
   /// Root rank for broadcast and reduce; inferred when unambiguous if absent.
   std::optional<int> root;
   /// Run the semantic passes (deadlock, race, postcondition). Off: only the static passes.

@@ -2,6 +2,8 @@
 #include "symbolicreports_p.h"
 #include "symbolicrun.h"
 
+#include "model/fifodepth.h"
+
 #include <new>
 
 namespace cs::passes {
@@ -10,7 +12,7 @@ void checkSemantics(const Program& program, const CheckOptions& options, Diagnos
 {
   try {
     SymbolicRunOptions runOptions;
-    runOptions.fifoSlots = options.fifoSlots;
+    runOptions.fifoSlots = options.fifoSlots.value_or(connectionSlots(program.proto));
     runOptions.modes = declaredModes(program);
     SymbolicRun run(program, runOptions);
     if (!run.refusal().empty()) {

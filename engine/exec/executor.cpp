@@ -1,5 +1,7 @@
 #include "executor.h"
 
+#include "model/fifodepth.h"
+
 #include <array>
 #include <numeric>
 
@@ -85,7 +87,7 @@ std::int64_t defaultSliceBytes(Protocol protocol)
 
 int defaultConnectionSlots(Protocol protocol)
 {
-  return protocol == Protocol::Simple ? 2 : 8;
+  return connectionSlots(protocol);
 }
 
 std::string describe(const BlockedPosition& position)

@@ -90,8 +90,7 @@ struct ExecOptions {
 /// one 512 KiB NCCL FIFO step of its default 4 MiB buffer per slice piece, LL128 about 120 KiB
 /// of payload per step (rounded to 128 KiB here), LL 16 KiB (half of each 8-byte line is flags).
 std::int64_t defaultSliceBytes(Protocol protocol);
-/// NCCL_STEPS = 8 FIFO steps per connection: a Simple message takes 4 of them, so 2 messages fit;
-/// an LL/LL128 message takes one step, so 8 fit (msccl-format.md §4.5).
+/// connectionSlots() of model/fifodepth.h: 2 Simple messages, 8 LL/LL128 messages.
 int defaultConnectionSlots(Protocol protocol);
 
 /// An element of the result that differs from the host reference: the trace's WrongChunk.

@@ -282,8 +282,8 @@ std::optional<ReplayIndex::HopRange> ReplayIndex::routeMessage(const Message& me
 
 void ReplayIndex::buildLinkProfiles(const Topology* topology)
 {
-  // (time, Δrate, Δ(rate·end)) per link direction.
-  using Change = std::tuple<double, double, double>;
+  // (time, Δrate, Δ(rate·end), Δmessages) per link direction.
+  using Change = std::tuple<double, double, double, int>;
   std::map<int, std::pair<std::vector<Change>, std::vector<Change>>> changes;
   if (topology) {
     for (const TopologyLink& link : topology->links)
@@ -296,8 +296,8 @@ void ReplayIndex::buildLinkProfiles(const Topology* topology)
         continue; // delivered at once: no rate to spread
       const double rate = static_cast<double>(message.bytes) / (message.end - message.start);
       std::vector<Change>& list = hop.aToB ? aToB : bToA;
-      list.emplace_back(message.start, rate, rate * message.end);
-      list.emplace_back(message.end, -rate, -rate * message.end);
+      list.emplace_back(message.start, rate, rate * message.end, 1);
+      list.emplace_back(message.end, -rate, -rate * message.end, -1);
     }
   }
   const auto profile = [](std::vector<Change>& list) {
@@ -305,9 +305,16 @@ void ReplayIndex::buildLinkProfiles(const Topology* topology)
     FlowProfile result;
     double rate = 0;
     double weighted = 0;
-    for (const auto& [time, dRate, dWeighted] : list) {
+    int active = 0;
+    for (const auto& [time, dRate, dWeighted, dActive] : list) {
       rate += dRate;
       weighted += dWeighted;
+      active += dActive;
+      if (active == 0) {
+        // Nothing on the link: drop what the sums kept of rounding, not a byte in flight.
+        rate = 0;
+        weighted = 0;
+      }
       if (!result.times.empty() && result.times.back() == time) {
         result.rate.back() = rate;
         result.weightedEnd.back() = weighted;

@@ -2,6 +2,7 @@
 
 #include "fairshare_p.h"
 #include "model/buffergeometry.h"
+#include "model/fifodepth.h"
 #include "simindex_p.h"
 
 #include <algorithm>
@@ -21,24 +22,36 @@ using sim::TbInfo;
 /// Above this many step executions the run would take too long to be useful interactively.
 constexpr double kMaxStepExecutions = 5e7;
 
-struct Message {
+/// One FIFO piece of a message (simulator.h).
+struct Piece {
   int connection = 0;
   int senderTb = 0;
-  bool delivered = false;
+  bool arrived = false;
+  int slots = 1;      ///< FIFO slots (of piecesPerMessage per message) it holds
+  double started = 0; ///< when its first byte left
 };
 
 struct Connection {
-  std::deque<int> queue;      ///< messages sent and not yet received, oldest first
-  std::vector<int> receivers; ///< threadblocks waiting for the front message
-  std::vector<int> senders;   ///< threadblocks waiting for a free slot
+  std::deque<int> fifo;       ///< pieces sent and not yet consumed, oldest first
+  int held = 0;               ///< slots the pieces in `fifo` hold
+  std::vector<int> receivers; ///< threadblocks waiting for the front piece to arrive
+  std::vector<int> senders;   ///< threadblocks waiting for room
+};
+
+/// How finely the runtime moves data: the chunk, the slicing loop and the FIFO pieces.
+struct Granularity {
+  double chunkBytes = 0;
+  int slices = 1;
+  int piecesPerMessage = 1;
+  int pieceCapacity = 1; ///< slots a connection holds, piecesPerMessage per message
 };
 
 struct TbState {
   int position = 0;
   int slice = 0;
+  int piece = 0; ///< pieces of the current step moved
   bool dependencyMet = false;
-  bool received = false;
-  bool busy = false; ///< waiting for its message to arrive or its local op to end
+  bool busy = false; ///< a piece of its is leaving, or its local op runs
   bool done = false;
   double issued = 0;
   std::int64_t published = -1; ///< flag key of the last published step
@@ -47,7 +60,7 @@ struct TbState {
 struct Timer {
   double time;
   long sequence;
-  int kind; ///< 0: message delivered, 1: local op done
+  int kind; ///< 0: piece arrived, 1: local op done
   int id;
   bool operator>(const Timer& other) const
   {
@@ -60,11 +73,12 @@ class Engine
 {
 public:
   Engine(const Topology& topology, const SimIndex& index, const SimOptions& options,
-         const ProtocolParams& protocol, double chunkBytes, int slices)
+         const ProtocolParams& protocol, const Granularity& granularity)
       : m_topology(topology), m_index(index), m_options(options), m_protocol(protocol),
-        m_chunkBytes(chunkBytes), m_slices(slices), m_network(index.capacities),
-        m_states(index.tbs.size()), m_connections(index.connections.size()),
-        m_dependents(index.tbs.size()), m_wireBytes(topology.links.size(), 0.0)
+        m_chunkBytes(granularity.chunkBytes), m_slices(granularity.slices), m_grain(granularity),
+        m_network(index.capacities), m_states(index.tbs.size()),
+        m_connections(index.connections.size()), m_dependents(index.tbs.size()),
+        m_wireBytes(topology.links.size(), 0.0)
   {
     m_usage.resize(topology.links.size());
     for (std::size_t i = 0; i < topology.links.size(); ++i)
@@ -90,17 +104,19 @@ public:
         break;
       if (network <= timer) {
         m_now = network;
-        const int flow = m_network.popCompletion(m_now);
-        const int message = m_flowMessage[flow];
-        const ConnectionInfo& info = m_index.connections[m_messages[message].connection];
-        const double arrival = m_now + info.latencyUs + m_protocol.latencyUs;
-        m_timers.push({arrival, m_sequence++, 0, message});
+        const int piece = m_flowPiece[m_network.popCompletion(m_now)];
+        const ConnectionInfo& info = m_index.connections[m_pieces[piece].connection];
+        // The protocol's fixed cost per hop overlaps the piece's own streaming (simulator.h).
+        const double arrival =
+            std::max(m_now, m_pieces[piece].started + m_protocol.latencyUs) + info.latencyUs;
+        m_timers.push({arrival, m_sequence++, 0, piece});
+        pieceLeft(piece);
       } else {
         const Timer event = m_timers.top();
         m_timers.pop();
         m_now = event.time;
         if (event.kind == 0)
-          deliver(event.id);
+          arrive(event.id);
         else
           finishStep(event.id);
       }
@@ -116,6 +132,12 @@ public:
   }
 
   void reportDeadlock(Diagnostics& diagnostics) const;
+  /// Whether the front piece of `info`'s receive connection has not arrived yet.
+  bool waitsToReceive(const TbInfo& info) const
+  {
+    const Connection& in = m_connections[info.receiveConnection];
+    return in.fifo.empty() || !m_pieces[in.fifo.front()].arrived;
+  }
   void fillTrace(Trace& trace, std::vector<LinkTotal>& totals) const;
   double endTime() const { return m_end; }
   double now() const { return m_now; }
@@ -158,10 +180,18 @@ private:
     }
   }
 
+  /// Pieces carrying the data of a `cnt`-chunk message in slice `slice`: as many slice-step
+  /// pieces as it fills, at most piecesPerMessage (larger ones then), so that a message always
+  /// holds piecesPerMessage slots, as the runtime's and the checker's count.
+  int dataPieces(int cnt, int slice) const;
   void advance(int t);
+  /// Moves the current step's pieces as far as the connections allow; true when all moved.
+  bool movePieces(int t, const Step& step, OpTraits traits);
+  void consume(Connection& connection);
   void finishStep(int t);
-  void deliver(int message);
-  void startSend(int t, const Step& step);
+  void arrive(int piece);
+  void pieceLeft(int piece);
+  void startPiece(int t, double bytes, int slots);
   void sampleUtilisation();
 
   const Topology& m_topology;
@@ -170,13 +200,14 @@ private:
   ProtocolParams m_protocol;
   double m_chunkBytes;
   int m_slices;
+  Granularity m_grain;
   FlowNetwork m_network;
   std::vector<TbState> m_states;
   std::vector<Connection> m_connections;
   std::vector<std::vector<int>> m_dependents; ///< per tb: threadblocks waiting for its flag
-  std::vector<Message> m_messages;
-  std::vector<int> m_flowMessage;
-  std::vector<int> m_outgoing = std::vector<int>(m_index.tbs.size(), -1);
+  std::vector<Piece> m_pieces;
+  std::vector<int> m_freePieces; ///< consumed pieces, for reuse
+  std::vector<int> m_flowPiece;
   std::priority_queue<Timer, std::vector<Timer>, std::greater<>> m_timers;
   std::deque<int> m_ready;
   std::vector<TraceEvent> m_events;
@@ -207,24 +238,11 @@ void Engine::advance(int t)
       state.dependencyMet = true;
       state.issued = m_now;
     }
-    if (traits.receives && !state.received) {
-      Connection& connection = m_connections[info.receiveConnection];
-      if (connection.queue.empty() || !m_messages[connection.queue.front()].delivered) {
-        connection.receivers.push_back(t);
+    if (traits.receives || traits.sends) {
+      if (!movePieces(t, step, traits))
         return;
-      }
-      connection.queue.pop_front();
-      wake(connection.senders);
-      state.received = true;
-    }
-    if (traits.sends) {
-      Connection& connection = m_connections[info.sendConnection];
-      if (static_cast<int>(connection.queue.size()) >= std::max(1, m_options.fifoSlots)) {
-        connection.senders.push_back(t);
-        return;
-      }
-      startSend(t, step);
-      return;
+      finishStep(t);
+      continue;
     }
     if (step.type == OpType::Copy || step.type == OpType::Reduce) {
       const double bytes = std::max(0, step.cnt) * sliceBytes(state.slice);
@@ -236,17 +254,72 @@ void Engine::advance(int t)
   }
 }
 
-void Engine::startSend(int t, const Step& step)
+int Engine::dataPieces(int cnt, int slice) const
+{
+  const double message = std::max(0, cnt) * sliceBytes(slice);
+  const double nominal =
+      (m_protocol.sliceBytes > 0 ? static_cast<double>(m_protocol.sliceBytes) : m_chunkBytes) /
+      m_grain.piecesPerMessage;
+  if (!(nominal > 0))
+    return 1;
+  // The tolerance keeps a message of exactly k pieces from counting rounding dust as one more.
+  const int pieces = static_cast<int>(std::ceil(message / nominal - 1e-9));
+  return std::clamp(pieces, 1, m_grain.piecesPerMessage);
+}
+
+bool Engine::movePieces(int t, const Step& step, OpTraits traits)
 {
   TbState& state = m_states[t];
   const TbInfo& info = m_index.tbs[t];
+  const int pieces = dataPieces(step.cnt, state.slice);
+  while (state.piece < pieces) {
+    Connection* in = traits.receives ? &m_connections[info.receiveConnection] : nullptr;
+    if (in && (in->fifo.empty() || !m_pieces[in->fifo.front()].arrived)) {
+      in->receivers.push_back(t);
+      return false;
+    }
+    if (traits.sends) {
+      Connection& out = m_connections[info.sendConnection];
+      // The last piece also holds the slots of the steps the message leaves empty.
+      const int slots = state.piece + 1 < pieces ? 1 : m_grain.piecesPerMessage - pieces + 1;
+      if (out.held + slots > m_grain.pieceCapacity) {
+        out.senders.push_back(t);
+        return false;
+      }
+      // A fused step keeps its upstream slot until the forwarded piece has left (pieceLeft).
+      startPiece(t, std::max(0, step.cnt) * sliceBytes(state.slice) / pieces, slots);
+      return false;
+    }
+    consume(*in);
+    ++state.piece;
+  }
+  return true;
+}
+
+void Engine::consume(Connection& connection)
+{
+  const int piece = connection.fifo.front();
+  connection.held -= m_pieces[piece].slots;
+  connection.fifo.pop_front();
+  m_freePieces.push_back(piece); // left and arrived: nothing refers to it any more
+  wake(connection.senders);
+}
+
+void Engine::startPiece(int t, double bytes, int slots)
+{
+  const TbInfo& info = m_index.tbs[t];
   const ConnectionInfo& route = m_index.connections[info.sendConnection];
-  const double bytes = std::max(0, step.cnt) * sliceBytes(state.slice);
-  const int message = static_cast<int>(m_messages.size());
-  m_messages.push_back({info.sendConnection, t, false});
-  m_connections[info.sendConnection].queue.push_back(message);
-  m_outgoing[t] = message;
-  state.busy = true;
+  int piece = static_cast<int>(m_pieces.size());
+  if (m_freePieces.empty()) {
+    m_pieces.emplace_back();
+  } else {
+    piece = m_freePieces.back();
+    m_freePieces.pop_back();
+  }
+  m_pieces[piece] = {info.sendConnection, t, false, slots, m_now};
+  m_connections[info.sendConnection].fifo.push_back(piece);
+  m_connections[info.sendConnection].held += slots;
+  m_states[t].busy = true;
   const double wire = bytes / m_protocol.efficiency;
   for (const auto& [link, aToB] : route.hops) {
     const auto payload = static_cast<std::int64_t>(std::llround(bytes));
@@ -254,17 +327,27 @@ void Engine::startSend(int t, const Step& step)
     m_wireBytes[link] += wire;
   }
   const int flow = m_network.add(route.resources, wire, m_now);
-  if (flow >= static_cast<int>(m_flowMessage.size()))
-    m_flowMessage.resize(flow + 1);
-  m_flowMessage[flow] = message;
+  if (flow >= static_cast<int>(m_flowPiece.size()))
+    m_flowPiece.resize(flow + 1);
+  m_flowPiece[flow] = piece;
 }
 
-void Engine::deliver(int message)
+void Engine::pieceLeft(int piece)
 {
-  m_messages[message].delivered = true;
-  const int connection = m_messages[message].connection;
-  wake(m_connections[connection].receivers);
-  finishStep(m_messages[message].senderTb);
+  const int t = m_pieces[piece].senderTb;
+  TbState& state = m_states[t];
+  const TbInfo& info = m_index.tbs[t];
+  state.busy = false;
+  if (opTraits(info.tb->steps[state.position].type).receives)
+    consume(m_connections[info.receiveConnection]);
+  ++state.piece;
+  m_ready.push_back(t);
+}
+
+void Engine::arrive(int piece)
+{
+  m_pieces[piece].arrived = true;
+  wake(m_connections[m_pieces[piece].connection].receivers);
 }
 
 void Engine::finishStep(int t)
@@ -302,8 +385,7 @@ void Engine::finishStep(int t)
   }
   state.busy = false;
   state.dependencyMet = false;
-  state.received = false;
-  m_outgoing[t] = -1;
+  state.piece = 0;
   if (++state.position == static_cast<int>(tb.steps.size())) {
     state.position = 0;
     ++state.slice;
@@ -351,7 +433,7 @@ void Engine::reportDeadlock(Diagnostics& diagnostics) const
     if (!state.dependencyMet && info.depTarget[state.position] >= 0)
       why = "waits for tb " + std::to_string(step.depid) + " to publish step " +
             std::to_string(step.deps);
-    else if (opTraits(step.type).receives && !state.received)
+    else if (opTraits(step.type).receives && waitsToReceive(info))
       why = "waits to receive from rank " + std::to_string(info.tb->recv);
     else
       why = "waits for a free slot to rank " + std::to_string(info.tb->send);
@@ -438,7 +520,14 @@ SimResult simulateProgram(const Program& program, const Topology& topology,
     return result;
   }
 
-  Engine engine(topology, *index, options, protocol, chunkBytes, result.slices);
+  Granularity granularity;
+  granularity.chunkBytes = chunkBytes;
+  granularity.slices = result.slices;
+  granularity.piecesPerMessage = piecesPerMessage(program.proto);
+  granularity.pieceCapacity =
+      std::max(1, options.fifoSlots.value_or(connectionSlots(program.proto))) *
+      granularity.piecesPerMessage;
+  Engine engine(topology, *index, options, protocol, granularity);
   result.cancelled = !engine.run();
   if (result.cancelled) {
     diagnostics.error("sim.cancelled", "the simulation was cancelled at " +

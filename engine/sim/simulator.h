@@ -8,17 +8,22 @@
 //   for its `depid`/`deps` target to have published a position ≥ deps in the same or a later
 //   iteration (only `hasdep` steps publish); nops take no time.
 // - The k-th send-type step on connection (sender, receiver, channel) pairs with the k-th
-//   receive-type step; a connection holds `fifoSlots` messages sent but not yet received.
-// - A message follows the route between the two ranks' GPUs. While it streams, it holds a
-//   max-min fair share of every link it crosses (per direction on duplex links, shared on
-//   half-duplex ones); it carries bytes / efficiency over the wire and arrives the route's
-//   latency plus the protocol's latency after its last byte left. A send-type step ends when its
-//   message has arrived; a fused receive-send step first receives, then sends.
+//   receive-type step. A message moves in pieces (piecesPerMessage, model/fifodepth.h: two
+//   2-step pieces of a Simple message, one piece of LL/LL128); a connection holds `fifoSlots`
+//   messages' worth of pieces sent and not yet consumed by the receiver.
+// - A piece follows the route between the two ranks' GPUs, switches included, as one flow: while
+//   it streams it holds a max-min fair share of every link it crosses at once (per direction on
+//   duplex links, shared on half-duplex ones), so a switch relays it without storing it. It
+//   carries bytes / efficiency over the wire and arrives the route's latency plus the protocol's
+//   latency after its last byte left. The sender goes on with its next piece when the last byte
+//   left, as the primitives do; a receive consumes a piece once it arrived.
+// - A fused receive-send (rrs, rcs, rrcs) forwards each piece once it arrived and there is room
+//   downstream for it (both ends ready, as in the checker), and frees its upstream slot when the
+//   forwarded piece has left.
+// - A step ends when its last piece has left (sends) or was consumed (receives).
 // - cpy and re cost bytes / localGBps; the reduction inside rrs/rrc/rrcs is free (the runtime
 //   does it on the fly while the data streams).
-// Known simplification: a fused receive-send forwards a slice only once all of it arrived (store
-// and forward per slice); the runtime's primitives forward per FIFO step inside a slice, so a
-// one-threadblock ring with several slices is predicted slower than it runs.
+// docs/simulator.md gives the figures and what is simplified.
 // Start reading at simulateProgram(); the event loop lives in simulator.cpp.
 
 #include "estimates.h"
@@ -42,9 +47,10 @@ struct SimOptions {
   std::int64_t bytes = 1 << 20;
   /// Protocol model; absent: defaultProtocolParams(program.proto).
   std::optional<ProtocolParams> protocol;
-  double localGBps = 1500;  ///< cpy/re: an H100's ~3 TB/s HBM, each byte read once and written once
-  int fifoSlots = 2;        ///< messages a connection holds (Simple: 8 NCCL steps / 4 per message)
-  bool recordEvents = true; ///< false: only totals (faster sweeps)
+  double localGBps = 1500; ///< cpy/re: an H100's ~3 TB/s HBM, each byte read once and written once
+  /// Messages a connection holds; absent: connectionSlots(program.proto) (model/fifodepth.h).
+  std::optional<int> fifoSlots;
+  bool recordEvents = true;      ///< false: only totals (faster sweeps)
   bool recordUtilisation = true; ///< per-link utilisation samples over time
   /// Set by another thread to stop the simulation (the app's Cancel); the event loop looks at it
   /// every kSimPollEvents events. Null: never cancelled.

@@ -1,5 +1,7 @@
 # Unit tests of engine/exec; included by tests/CMakeLists.txt (paths relative to tests/).
 cstudio_add_test(tst_cpuexecutor SOURCES exec/tst_cpuexecutor.cpp LIBS cs::executors)
+# The simulator, the checker and the CPU executor agree on deadlocks at 1 and 2 FIFO slots.
+cstudio_add_test(tst_fifoverdicts SOURCES exec/tst_fifoverdicts.cpp LIBS cs::executors)
 cstudio_add_test(tst_execcorpus SOURCES exec/tst_execcorpus.cpp LIBS cs::executors)
 # The GPU executor's logic on host threads (everywhere) and on a GPU (label gpu; skips without).
 cstudio_add_test(tst_gpuemulation SOURCES exec/tst_gpuexecutor.cpp LIBS cs::executors)

@@ -9,3 +9,4 @@ cstudio_add_test(tst_simcli SOURCES sim/tst_simcli.cpp LIBS nlohmann_json::nlohm
 cstudio_test_uses_cli(tst_simcli)
 cstudio_add_test(tst_simcancel SOURCES sim/tst_simcancel.cpp)
 cstudio_add_test(tst_fabricpresets SOURCES sim/tst_fabricpresets.cpp sim/simtestutil.h)
+cstudio_add_test(tst_simfidelity SOURCES sim/tst_simfidelity.cpp sim/simtestutil.h)

@@ -6,6 +6,7 @@
 // event counter a progress display polls moves during a run and ends at the events processed.
 
 #include "catalogue/ringallreduce.h"
+#include "model/fifodepth.h"
 #include "model/topologypresets.h"
 #include "sim/simulator.h"
 #include "support/cancelling.h"
@@ -99,7 +100,9 @@ private slots:
     // Published every kSimPollEvents: at least every completed step's share of them.
     QVERIFY(events.load() >= kSimPollEvents);
     QVERIFY(events.load() % kSimPollEvents == 0);
-    QVERIFY(static_cast<std::size_t>(events.load()) <= 2 * result.trace.events.size());
+    // Two events (left, arrived) per piece of every message.
+    QVERIFY(static_cast<std::size_t>(events.load()) <=
+            2 * piecesPerMessage(Protocol::Simple) * result.trace.events.size());
   }
 };
 

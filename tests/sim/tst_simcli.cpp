@@ -134,9 +134,10 @@ void Test_simcli::import()
   QCOMPARE(read.topology->rankCount(), gpus);
 }
 
-// Ring all-reduce on ring-N: 2(N-1) messages of S/N bytes one after the other, each paying the
-// link latency α and S/(Nβ): time = 2(N-1)(α + S/(Nβ)). nccl-tests' definitions then give
-// algbw = S/time and busbw = algbw·2(N-1)/N.
+// Ring all-reduce on ring-N in one slice: every rank starts at once and forwards each piece as it
+// arrives, so with α shorter than a piece's time on the wire every link is busy from the start
+// and the last piece adds one α: time = 2(N-1)·S/(Nβ) + α (docs/simulator.md). nccl-tests'
+// definitions then give algbw = S/time and busbw = algbw·2(N-1)/N.
 void Test_simcli::ringAllReduceMatchesClosedForm()
 {
   const int n = 4;
@@ -150,7 +151,7 @@ void Test_simcli::ringAllReduceMatchesClosedForm()
   QVERIFY2(run.exitCode == 0, qPrintable(run.err));
   const nlohmann::json result = parse(run.out);
   QVERIFY(!result.is_discarded());
-  const double expected = 2 * (n - 1) * (alphaUs + bytes / (n * betaGBps * 1e3));
+  const double expected = 2 * (n - 1) * bytes / (n * betaGBps * 1e3) + alphaUs;
   const double time = result.at("time_us").get<double>();
   QVERIFY2(std::abs(time - expected) <= 0.01 * expected,
            qPrintable(QString("%1 us, closed form %2 us").arg(time).arg(expected)));
@@ -215,15 +216,15 @@ void Test_simcli::designDocumentEmbeddedTopology()
   const Run embedded =
       cstudio(QStringList{"simulate", plain, "--bytes", "1M", "--json"} + pureModel());
   QVERIFY2(embedded.exitCode == 0, qPrintable(embedded.err));
-  const double expected = 2 * 3 * (1 + (1 << 20) / (4 * 25 * 1e3));
+  const double expected = 2 * 3 * (1 << 20) / (4 * 25 * 1e3) + 1; // as in the test above
   const double time = parse(embedded.out).at("time_us").get<double>();
   QVERIFY2(std::abs(time - expected) <= 0.01 * expected, qPrintable(QString::number(time)));
 
   const Run overridden =
-      cstudio(QStringList{"simulate", plain, "--topology", "ring-4", "--bytes", "1M", "--json"} +
+      cstudio(QStringList{"simulate", plain, "--topology", "ring-4", "--bytes", "16M", "--json"} +
               pureModel());
   QCOMPARE(overridden.exitCode, 0);
-  const double defaults = 2 * 3 * (2 + (1 << 20) / (4 * 100 * 1e3));
+  const double defaults = 2 * 3 * (16 << 20) / (4 * 100 * 1e3) + 2;
   QVERIFY(std::abs(parse(overridden.out).at("time_us").get<double>() - defaults) <=
           0.01 * defaults);
 

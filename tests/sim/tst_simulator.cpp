@@ -125,9 +125,10 @@ private slots:
 
   void ringSlicesRunInOrder()
   {
-    // The runtime replays a threadblock's whole step list per slice: with one threadblock per
-    // rank, slice k+1 of the ring starts once slice k went all the way round, so the time is
-    // slices × 2(N-1)·(α + slice/β) (every message carries one slice of one chunk).
+    // The runtime replays a threadblock's whole step list per slice, forwarding each piece as
+    // it arrives: the links stay busy through a slice (α is shorter than a piece's time on the
+    // wire), and only between slices does a rank's link wait, one α, for the last receive of the
+    // slice before it sends the next: 2(N-1)·S/(Nβ) + slices·α.
     const Program program = makeRingAllReduce({8, 1, Protocol::Simple});
     const std::int64_t bytes = 256 << 20;
     const std::int64_t slice = 1 << 20;
@@ -136,7 +137,7 @@ private slots:
     const SimResult result = simulateProgram(program, preset("ring-8", 100, 2), options);
     QVERIFY2(result.ok, qPrintable(describe(result)));
     QCOMPARE(result.slices, 32);
-    const double expected = 32 * 14 * (2 + slice / 100e3);
+    const double expected = 14 * (bytes / 8) / 100e3 + 32 * 2;
     QVERIFY2(within(result.timeUs, expected, 0.01),
              qPrintable(QString("%1 vs %2").arg(result.timeUs).arg(expected)));
     QCOMPARE(static_cast<int>(result.trace.events.size()), 8 * 15 * 32);
@@ -216,9 +217,13 @@ private slots:
     const Topology ring = preset("ring-2", 100, 1);
     SimOptions options = pureOptions(100'000'000);
     options.protocol = ProtocolParams{0.5, 3, 0};
-    // bytes / (efficiency · β) + link latency + protocol latency.
-    const double expected = 100e6 / (0.5 * 100e3) + 1 + 3;
+    // bytes / (efficiency · β) + link latency: the protocol's fixed cost per hop overlaps a
+    // piece that streams for longer than it.
+    const double expected = 100e6 / (0.5 * 100e3) + 1;
     QVERIFY(within(simulateProgram(program, ring, options).timeUs, expected, 1e-9));
+    // A small message: both pieces (500 bytes, 0.01 µs each) arrive at 3 µs + 1 µs.
+    options.bytes = 1000;
+    QVERIFY(within(simulateProgram(program, ring, options).timeUs, 3 + 0.01 + 1, 1e-9));
     const ProtocolParams ll = defaultProtocolParams(Protocol::LL);
     QCOMPARE(ll.efficiency, 0.5);
     QCOMPARE(defaultProtocolParams(Protocol::LL128).efficiency, 120.0 / 128.0);
@@ -254,8 +259,9 @@ private slots:
     options.localGBps = 1000;
     const SimResult result = simulateProgram(program, preset("ring-2", 100, 2), options);
     QVERIFY2(result.ok, qPrintable(describe(result)));
-    const double sendDone = 2 + 1e6 / 100e3;
-    QVERIFY(within(result.timeUs, sendDone + 1, 1e-9));
+    // The send ends when its last byte left; the receive when it arrived, α later.
+    const double sendDone = 1e6 / 100e3;
+    QVERIFY(within(result.timeUs, sendDone + 2, 1e-9));
     for (const TraceEvent& event : result.trace.events) {
       if (event.op == OpType::Copy)
         QVERIFY(within(event.start, sendDone, 1e-9));
