@@ -4,8 +4,8 @@ cstudio_add_test(tst_execcorpus SOURCES exec/tst_execcorpus.cpp LIBS cs::executo
 # The GPU executor's logic on host threads (everywhere) and on a GPU (label gpu; skips without).
 cstudio_add_test(tst_gpuemulation SOURCES exec/tst_gpuexecutor.cpp LIBS cs::executors)
 if(TARGET cs_exec_cuda)
-  cstudio_add_test(tst_cudaexecutor SOURCES exec/tst_gpuexecutor.cpp LIBS cs::executors
-    LABELS gpu)
+  cstudio_add_test(tst_cudaexecutor SOURCES exec/tst_gpuexecutor.cpp
+    LIBS cs::executors cs_exec_cuda LABELS gpu)
   target_compile_definitions(tst_cudaexecutor PRIVATE CS_GPU_TEST_ON_CUDA=1)
 endif()
 # Every catalogue algorithm (rooted ones from several roots) on the CPU executor and the host
