@@ -23,3 +23,29 @@ endif()
 # that runs here.
 cstudio_add_test(tst_wrongchunks SOURCES exec/tst_wrongchunks.cpp LIBS cs::executors)
 cstudio_add_test(tst_execcancel SOURCES exec/tst_execcancel.cpp LIBS cs::executors)
+
+# The backend registry's module loader, on fake modules (plain C++, built everywhere): one that
+# loads, and ones refused for their interface version, their types or a missing entry point, each
+# in its own folder as cs-backend-fake.so.
+set(cs_fake_backend_root ${CMAKE_CURRENT_BINARY_DIR}/fakebackends)
+set(cs_fake_backends)
+foreach(variant "good;1;0;0" "oldversion;0;0;0" "otherlayout;1;1;0" "noentry;1;0;1")
+  list(GET variant 0 name)
+  list(GET variant 1 version_offset)
+  list(GET variant 2 shift)
+  list(GET variant 3 no_entry)
+  add_library(cs_fakebackend_${name} MODULE exec/fakebackend.cpp)
+  target_include_directories(cs_fakebackend_${name} PRIVATE ${PROJECT_SOURCE_DIR}/engine)
+  target_compile_definitions(cs_fakebackend_${name} PRIVATE
+    CS_FAKE_INTERFACE_VERSION=cs::kBackendInterfaceVersion-1+${version_offset}
+    CS_FAKE_FINGERPRINT_SHIFT=${shift} CS_FAKE_NO_ENTRY_POINT=${no_entry})
+  target_link_options(cs_fakebackend_${name} PRIVATE LINKER:--no-undefined)
+  set_target_properties(cs_fakebackend_${name} PROPERTIES PREFIX "" OUTPUT_NAME cs-backend-fake
+    LIBRARY_OUTPUT_DIRECTORY ${cs_fake_backend_root}/${name} CXX_VISIBILITY_PRESET hidden)
+  cstudio_target_warnings(cs_fakebackend_${name})
+  list(APPEND cs_fake_backends cs_fakebackend_${name})
+endforeach()
+cstudio_add_test(tst_backendloader SOURCES exec/tst_backendloader.cpp LIBS cs::executors)
+target_compile_definitions(tst_backendloader PRIVATE
+  CS_FAKE_BACKEND_DIR="${cs_fake_backend_root}" CS_BUILD_BACKEND_DIR="${PROJECT_BINARY_DIR}/backends")
+add_dependencies(tst_backendloader ${cs_fake_backends})
