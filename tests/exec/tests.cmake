@@ -49,3 +49,12 @@ cstudio_add_test(tst_backendloader SOURCES exec/tst_backendloader.cpp LIBS cs::e
 target_compile_definitions(tst_backendloader PRIVATE
   CS_FAKE_BACKEND_DIR="${cs_fake_backend_root}" CS_BUILD_BACKEND_DIR="${PROJECT_BINARY_DIR}/backends")
 add_dependencies(tst_backendloader ${cs_fake_backends})
+# `cstudio --version` and `run --backend` with modules missing, unloadable, refused or (where
+# this build has them) present without a GPU.
+cstudio_add_test(tst_backendcli SOURCES exec/tst_backendcli.cpp)
+cstudio_test_uses_cli(tst_backendcli)
+target_compile_definitions(tst_backendcli PRIVATE CS_FAKE_BACKEND_DIR="${cs_fake_backend_root}")
+add_dependencies(tst_backendcli ${cs_fake_backends})
+if(TARGET cs_backend_cuda)
+  target_compile_definitions(tst_backendcli PRIVATE CS_HAVE_REAL_BACKENDS=1)
+endif()
