@@ -39,7 +39,9 @@ foreach(variant "good;1;0;0" "oldversion;0;0;0" "otherlayout;1;1;0" "noentry;1;0
   target_compile_definitions(cs_fakebackend_${name} PRIVATE
     CS_FAKE_INTERFACE_VERSION=cs::kBackendInterfaceVersion-1+${version_offset}
     CS_FAKE_FINGERPRINT_SHIFT=${shift} CS_FAKE_NO_ENTRY_POINT=${no_entry})
-  target_link_options(cs_fakebackend_${name} PRIVATE LINKER:--no-undefined)
+  if(NOT CSTUDIO_SANITIZE) # a sanitizer's runtime symbols come from the executable
+    target_link_options(cs_fakebackend_${name} PRIVATE LINKER:--no-undefined)
+  endif()
   set_target_properties(cs_fakebackend_${name} PROPERTIES PREFIX "" OUTPUT_NAME cs-backend-fake
     LIBRARY_OUTPUT_DIRECTORY ${cs_fake_backend_root}/${name} CXX_VISIBILITY_PRESET hidden)
   cstudio_target_warnings(cs_fakebackend_${name})
