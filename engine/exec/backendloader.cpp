@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -38,7 +39,9 @@ fs::path executableDir()
 
 bool isInside(const fs::path& file, const fs::path& folder)
 {
-  const fs::path relative = file.lexically_relative(folder);
+  std::error_code error; // /proc/self/exe has its links resolved; the build tree's path may not
+  const fs::path canonical = fs::weakly_canonical(folder, error);
+  const fs::path relative = file.lexically_relative(error ? folder : canonical);
   return !relative.empty() && *relative.begin() != "..";
 }
 
@@ -122,7 +125,12 @@ std::vector<std::string> backendSearchDirs()
   dirs.emplace_back(CSTUDIO_INSTALLED_BACKEND_DIR);
   if (!exeDir.empty() && isInside(exeDir, CSTUDIO_BUILD_TREE))
     dirs.emplace_back(CSTUDIO_BUILD_BACKEND_DIR);
-  return dirs;
+  // Installed, the folder relative to the executable is the installed one: name it once.
+  std::vector<std::string> distinct;
+  for (std::string& dir : dirs)
+    if (std::find(distinct.begin(), distinct.end(), dir) == distinct.end())
+      distinct.push_back(std::move(dir));
+  return distinct;
 }
 
 LoadedBackend loadBackendModule(std::string_view name, const std::vector<std::string>& dirs)
