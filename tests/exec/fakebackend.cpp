@@ -3,6 +3,7 @@
 //   CS_FAKE_INTERFACE_VERSION   the interface version it claims
 //   CS_FAKE_FINGERPRINT_SHIFT   added to the layout fingerprint (another build's types)
 //   CS_FAKE_NO_ENTRY_POINT      leaves the entry point out
+//   CS_FAKE_NEEDS_RUNTIME       asks a shared library the loader cannot find (fakeruntime.cpp)
 
 #include "exec/backendmodule.h"
 
@@ -20,10 +21,19 @@ public:
   }
 };
 
+#if CS_FAKE_NEEDS_RUNTIME
+extern "C" int cs_fake_runtime_devices();
+#else
 /// Three GPUs, so that a test can tell the module's answer from a default.
-std::optional<int> fakeDevices(std::string* /*why*/)
+int cs_fake_runtime_devices()
 {
   return 3;
+}
+#endif
+
+std::optional<int> fakeDevices(std::string* /*why*/)
+{
+  return cs_fake_runtime_devices();
 }
 
 std::unique_ptr<cs::Executor> makeFakeExecutor()

@@ -1,7 +1,7 @@
 // The backend registry's module loader (engine/exec/backendloader.h) on fake modules
 // (fakebackend.cpp): it finds a module in the folders it is given, and refuses one with another
-// interface version, other types, no entry point, another backend's name or no ELF at all, saying
-// which file and why.
+// interface version, other types, no entry point, another backend's name, a library it needs
+// missing or no ELF at all, saying which file and why.
 
 #include "exec/backendloader.h"
 
@@ -112,6 +112,19 @@ private slots:
     // dlerror() names the file and what is wrong with it.
     QVERIFY2(contains(loaded.error, junk.fileName().toStdString() +
                                         " cannot be loaded: " + junk.fileName().toStdString()),
+             loaded.error.c_str());
+  }
+
+  void saysWhichLibraryIsMissing()
+  {
+    // As a real module on a machine without libcudart: the loader's own words name the library.
+    const std::string dir = fakeDir("needsruntime");
+    const LoadedBackend loaded = loadBackendModule("fake", {dir});
+    QVERIFY(!loaded.module);
+    QVERIFY(loaded.found);
+    QVERIFY2(contains(loaded.error, dir + "/cs-backend-fake.so cannot be loaded: "),
+             loaded.error.c_str());
+    QVERIFY2(contains(loaded.error, "libcs-fake-runtime.so: cannot open shared object file"),
              loaded.error.c_str());
   }
 
