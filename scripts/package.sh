@@ -15,7 +15,7 @@ build=${1:-build-package}
 jobs=$(nproc 2>/dev/null || echo 2)
 
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCSTUDIO_WERROR=ON \
-  -DCSTUDIO_BUILD_TESTS=OFF -DCMAKE_EXE_LINKER_FLAGS="-Wl,-z,relro,-z,now" \
+  -DCSTUDIO_CUDA=ON -DCSTUDIO_BUILD_TESTS=OFF -DCMAKE_EXE_LINKER_FLAGS="-Wl,-z,relro,-z,now" \
   -DCMAKE_MODULE_LINKER_FLAGS="-Wl,-z,relro,-z,now" \
   >/dev/null
 cmake --build "$build" -j "$jobs"

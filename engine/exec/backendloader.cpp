@@ -114,7 +114,8 @@ std::string backendFileName(std::string_view name)
 
 std::vector<std::string> backendSearchDirs()
 {
-  if (const char* override = std::getenv(kBackendPathVariable))
+  const char* override = std::getenv(kBackendPathVariable);
+  if (override && *override != '\0') // set but empty counts as unset, as for PATH-like variables
     return splitPathList(override);
   std::vector<std::string> dirs;
   const fs::path exeDir = executableDir();
@@ -122,10 +123,9 @@ std::vector<std::string> backendSearchDirs()
     dirs.push_back((exeDir / "backends").string());
     dirs.push_back((exeDir / CSTUDIO_BACKEND_DIR_FROM_BINDIR).lexically_normal().string());
   }
-  dirs.emplace_back(CSTUDIO_INSTALLED_BACKEND_DIR);
   if (!exeDir.empty() && isInside(exeDir, CSTUDIO_BUILD_TREE))
     dirs.emplace_back(CSTUDIO_BUILD_BACKEND_DIR);
-  // Installed, the folder relative to the executable is the installed one: name it once.
+  // Run from the build tree's bin folder, two of them may be one: name it once.
   std::vector<std::string> distinct;
   for (std::string& dir : dirs)
     if (std::find(distinct.begin(), distinct.end(), dir) == distinct.end())

@@ -26,10 +26,11 @@ inline constexpr const char* kBackendPathVariable = "CSTUDIO_BACKEND_PATH";
 /// "cs-backend-cuda.so" for "cuda".
 std::string backendFileName(std::string_view name);
 
-/// The folders searched for modules, in order: those of CSTUDIO_BACKEND_PATH when it is set;
-/// otherwise `backends` next to the executable, the install folder
-/// (${CMAKE_INSTALL_LIBDIR}/collective-studio/backends) relative to the executable and as
-/// installed, and the build tree's folder when the executable lies in that build tree.
+/// The folders searched for modules, in order: those of CSTUDIO_BACKEND_PATH when it is set and
+/// not empty; otherwise `backends` next to the executable, the install folder
+/// (${CMAKE_INSTALL_LIBDIR}/collective-studio/backends) relative to the executable (a package may
+/// install under another prefix than the build's), and the build tree's folder when the
+/// executable lies in that build tree.
 std::vector<std::string> backendSearchDirs();
 
 /// Loads the module of backend `name` from the first of `dirs` holding its file and checks its
