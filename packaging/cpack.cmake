@@ -4,14 +4,10 @@
 #   collective-studio      both programs, the docs and examples, man pages, completions, the
 #                          desktop entry, icons, AppStream metainfo and the MIME type; its
 #                          dependencies are computed by dpkg-shlibdeps.
-#   collective-studio-gpu  (defined where CUDA is found) the CUDA and NCCL executors as modules
-#                          the backend registry loads at run time, depending on the CUDA runtime
-#                          and NCCL packages. Until the executors become such modules (issue 20,
-#                          item 1) they are linked into the programs, so this component holds no
-#                          files and is not built, and a build that links them makes a main package
-#                          that needs NCCL: scripts/package.sh therefore configures with
-#                          -DCSTUDIO_CUDA=OFF, and the main package runs on machines without CUDA.
-
+#   collective-studio-gpu  (where CUDA is found) the CUDA and NCCL executors as modules the
+#                          backend registry loads at run time, depending on the CUDA runtime and
+#                          NCCL packages (gpupackage.cmake). The programs never link CUDA or
+#                          NCCL, so the main package runs on machines without them.
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME collective-studio)
 set(CPACK_PACKAGE_VENDOR "Collective Studio")
@@ -26,6 +22,10 @@ set(CPACK_INSTALL_DEFAULT_DIRECTORY_PERMISSIONS
 
 set(CPACK_DEB_COMPONENT_INSTALL ON)
 set(CPACK_COMPONENTS_ALL main)
+if(TARGET cs_backend_cuda)
+  list(APPEND CPACK_COMPONENTS_ALL gpu)
+  include(gpupackage.cmake)
+endif()
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_MAINTAINER ${CSTUDIO_MAINTAINER})
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
@@ -52,13 +52,7 @@ the documentation and generated examples.")
 
 include(CPack)
 
-if(CSTUDIO_HAVE_CUDA)
-  cpack_add_component(gpu
-    DISPLAY_NAME "Collective Studio GPU backends"
-    DESCRIPTION "CUDA and NCCL executors for Collective Studio"
-    DEPENDS main)
-  set(CPACK_DEBIAN_GPU_PACKAGE_NAME collective-studio-gpu)
-  message(STATUS "Packages: this build links the CUDA and NCCL executors into the programs, so "
-                 "its main package would need NCCL; scripts/package.sh builds with "
-                 "-DCSTUDIO_CUDA=OFF (see packaging/cpack.cmake)")
+if(TARGET cs_backend_cuda)
+  cpack_add_component(gpu DISPLAY_NAME "${CPACK_COMPONENT_GPU_DISPLAY_NAME}"
+    DESCRIPTION "${CPACK_COMPONENT_GPU_DESCRIPTION}" DEPENDS main)
 endif()

@@ -10,12 +10,14 @@ endif()
 
 set(man_dir ${CMAKE_CURRENT_BINARY_DIR}/man)
 # help2man runs the programs by name from PATH, so the pages show "cstudio", not a build path.
+# cstudio's version comes from CMake: its --version also lists the backends this machine has.
 set(help2man_env ${CMAKE_COMMAND} -E env "PATH=$<TARGET_FILE_DIR:cstudio>:$ENV{PATH}")
 add_custom_command(OUTPUT ${man_dir}/cstudio.1.gz
   COMMAND ${CMAKE_COMMAND} -E make_directory ${man_dir}
   COMMAND ${CMAKE_COMMAND} -DCSTUDIO=$<TARGET_FILE:cstudio> -DOUT=${man_dir}/cstudio.h2m
           -P ${CMAKE_CURRENT_SOURCE_DIR}/mancommands.cmake
   COMMAND ${help2man_env} ${CSTUDIO_HELP2MAN} --no-info --section 1
+          --version-string ${PROJECT_VERSION}
           --name "design, check, simulate and run GPU collective algorithms (MSCCL XML)"
           --include ${man_dir}/cstudio.h2m --output ${man_dir}/cstudio.1 cstudio
   COMMAND gzip -9nf ${man_dir}/cstudio.1

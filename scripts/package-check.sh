@@ -17,8 +17,23 @@ fail() {
   exit 1
 }
 
-deb=$(scripts/package.sh)
-deb=$(printf '%s\n' "$deb" | tail -n 1)
+debs=$(scripts/package.sh)
+deb=$(printf '%s\n' "$debs" | tail -n 1)
+# The main package never depends on CUDA or NCCL; the GPU package (built where nvcc is found)
+# depends on both and on the main package of its own version.
+depends=$(dpkg-deb -f "$deb" Depends)
+! printf '%s' "$depends" | grep -qi 'cuda\|nccl' || fail "the main package depends on CUDA: $depends"
+gpu=$(printf '%s\n' "$debs" | grep '/collective-studio-gpu_' || true)
+if [ -n "$gpu" ]; then
+  gpu_depends=$(dpkg-deb -f "$gpu" Depends)
+  echo "GPU package: $gpu, Depends: $gpu_depends"
+  for needed in cudart nccl "collective-studio (="; do
+    printf '%s' "$gpu_depends" | grep -qF "$needed" || fail "the GPU package does not depend on $needed"
+  done
+  dpkg-deb -c "$gpu" | grep -q 'collective-studio/backends/cs-backend-cuda.so$' ||
+    fail "the GPU package holds no CUDA module"
+  lintian --fail-on error "$gpu" || fail "lintian reports errors in the GPU package"
+fi
 size=$(stat -c %s "$deb")
 echo "package: $deb, $size bytes ($((size / 1024)) KiB; goal 15 MB)"
 [ "$size" -le $((15 * 1024 * 1024)) ] || fail "the package is larger than 15 MB"
@@ -39,6 +54,7 @@ trap 'rm -rf "$work" "$installed"' EXIT
 cd "$work"
 doc=/usr/share/doc/collective-studio
 /usr/bin/cstudio --version | grep -qx "cstudio [0-9][0-9.]*" || fail "cstudio --version"
+/usr/bin/cstudio --version | grep -qx "  cpu: available (built in)" || fail "--version lists no cpu"
 /usr/bin/cstudio --version
 /usr/bin/cstudio validate "$doc/examples/ring-allreduce-8.xml" || fail "validate on an example"
 QT_QPA_PLATFORM=offscreen /usr/bin/collective-studio "$doc/examples/ring-allreduce-4.csdesign.json" \

@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <string>
 
 namespace cs::cli {
 
@@ -31,5 +32,9 @@ Runner addLibraryCommand(CLI::App& app);
 Runner addReplayCommand(CLI::App& app);
 /// Hidden: the shell completions and the man page's command list, from the CLI definition.
 Runner addCompletionsCommand(CLI::App& app);
+
+/// `cstudio --version`: the version, then every execution backend and whether it can run here
+/// (the GPU backends are modules loaded at run time; a missing one says why).
+std::string versionText();
 
 } // namespace cs::cli

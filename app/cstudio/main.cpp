@@ -10,7 +10,8 @@ int main(int argc, char** argv)
 {
   CLI::App app("cstudio: design, check and convert GPU collective algorithms (MSCCL XML)",
                "cstudio");
-  app.set_version_flag("--version", std::string("cstudio ") + CSTUDIO_VERSION);
+  app.set_version_flag("--version", &cs::cli::versionText,
+                       "Print the version and the execution backends found, then exit");
   app.require_subcommand(1);
   app.fallthrough(false);
 

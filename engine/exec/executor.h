@@ -156,16 +156,30 @@ public:
   virtual std::optional<double> copyBandwidth(std::int64_t /*bytes*/) { return std::nullopt; }
 };
 
-/// A backend this build knows of, built in or not.
+/// Why a backend can or cannot run here: the GPU backends are modules loaded at run time
+/// (backendmodule.h), so each can miss its module, fail to load it, or find no GPU.
+enum class BackendState : std::uint8_t {
+  Ready,          ///< can run
+  NoModule,       ///< its module file is in none of the search folders
+  ModuleUnusable, ///< the file is there but cannot load (a library missing) or is refused
+  NoDevice,       ///< the module loaded but sees no GPU (no driver, no device)
+};
+
+/// A backend the programs know of, and whether it can run on this machine.
 struct BackendInfo {
   std::string name;
   bool available = false;
   std::string reason; ///< why it is unavailable, for people
+  BackendState state = BackendState::NoModule;
+  std::string module; ///< the module file it comes from; empty for the built-in CPU backend
+  int devices = 0;    ///< GPUs a ready GPU backend sees
 };
-/// Every backend name the CLI accepts, in a fixed order (cpu, cuda, nccl).
+/// Every backend name the CLI accepts, in a fixed order (cpu, cuda, nccl). The modules are
+/// looked for once per process (backendloader.h).
 std::vector<BackendInfo> executorBackends();
 
-/// Creates a backend by name; nullptr with `error` filled when it is unknown or not built in.
+/// Creates a backend by name; nullptr with `error` filled when it is unknown or cannot run here
+/// (BackendInfo::reason).
 std::unique_ptr<Executor> makeExecutor(std::string_view name, std::string* error = nullptr);
 
 } // namespace cs

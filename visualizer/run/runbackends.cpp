@@ -2,10 +2,6 @@
 
 #include "exec/executor.h"
 
-#if CSTUDIO_HAVE_CUDA
-#include "exec/cuda/cudaexecutor.h"
-#endif
-
 #include <QCoreApplication>
 
 namespace cs::visualizer {
@@ -28,21 +24,21 @@ QString labelOf(const std::string& name)
   return QString::fromStdString(name);
 }
 
-/// A built GPU backend still needs GPUs: CUDA one, NCCL one per rank.
-void judgeGpus([[maybe_unused]] RunBackendChoice& choice, [[maybe_unused]] int ranks)
+/// The panel's short line for a backend that cannot run; the registry's own words (the module
+/// path, the loader's or the CUDA runtime's error) are long.
+QString shortReason(const BackendInfo& backend)
 {
-#if CSTUDIO_HAVE_CUDA
-  const std::optional<int> devices = visibleCudaDevices();
-  const int count = devices.value_or(0);
-  if (count == 0) {
-    choice.available = false;
-    // The CUDA runtime's own words are long; the panel's line stays short.
-    choice.reason = tr("no GPU visible");
-  } else if (choice.id == QLatin1String("nccl") && count < ranks) {
-    choice.available = false;
-    choice.reason = tr("NCCL needs %1 GPUs, %2 found").arg(ranks).arg(count);
+  switch (backend.state) {
+  case BackendState::NoModule:
+    return tr("GPU module not installed");
+  case BackendState::ModuleUnusable:
+    return tr("GPU module cannot load");
+  case BackendState::NoDevice:
+    return tr("no GPU visible");
+  case BackendState::Ready:
+    break;
   }
-#endif
+  return QString::fromStdString(backend.reason);
 }
 
 } // namespace
@@ -52,14 +48,15 @@ std::vector<RunBackendChoice> runBackendChoices(int ranks)
   std::vector<RunBackendChoice> choices{
       {QString::fromLatin1(kSimulateBackend), tr("Simulate"), true, {}}};
   for (const BackendInfo& backend : executorBackends()) {
-    RunBackendChoice choice{QString::fromStdString(backend.name), labelOf(backend.name),
-                            backend.available, QString::fromStdString(backend.reason)};
-    if (!backend.available && backend.name == "cuda")
-      choice.reason = tr("not built with CUDA");
-    else if (!backend.available && backend.name == "nccl")
-      choice.reason = tr("not built with NCCL");
-    if (choice.available && backend.name != "cpu")
-      judgeGpus(choice, ranks);
+    RunBackendChoice choice{
+        QString::fromStdString(backend.name), labelOf(backend.name), backend.available, {}};
+    if (!backend.available) {
+      choice.reason = shortReason(backend);
+    } else if (backend.name == "nccl" && backend.devices < ranks) {
+      // NCCL runs one rank per GPU.
+      choice.available = false;
+      choice.reason = tr("NCCL needs %1 GPUs, %2 found").arg(ranks).arg(backend.devices);
+    }
     choices.push_back(std::move(choice));
   }
   return choices;

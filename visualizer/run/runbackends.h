@@ -1,8 +1,8 @@
 #pragma once
 
 // The backends the Run panel offers: the simulator, always there, then the executors of the
-// registry (engine/exec/executor.h), each with why it cannot run here when it cannot ("not built
-// with CUDA", "no GPU visible", "NCCL needs 8 GPUs, 1 found").
+// registry (engine/exec/executor.h), each with why it cannot run here when it cannot ("GPU module
+// not installed", "no GPU visible", "NCCL needs 8 GPUs, 1 found").
 
 #include <QString>
 

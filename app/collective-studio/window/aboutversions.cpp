@@ -42,11 +42,17 @@ QList<AboutRow> aboutRows()
                                : notFound(),
                  runtime.found});
   }
-  for (const BackendInfo& backend : executorBackends())
-    rows.append(
-        {QObject::tr("Executor %1").arg(QString::fromStdString(backend.name)),
-         backend.available ? QObject::tr("built in") : QString::fromStdString(backend.reason),
-         backend.available});
+  // The registry `run` and `cstudio --version` use: the GPU backends are modules found at run time.
+  for (const BackendInfo& backend : executorBackends()) {
+    QString state = QString::fromStdString(backend.reason);
+    if (backend.available && backend.module.empty())
+      state = QObject::tr("built in");
+    else if (backend.available)
+      state = QObject::tr("%n GPU(s), %1", nullptr, backend.devices)
+                  .arg(QString::fromStdString(backend.module));
+    rows.append({QObject::tr("Executor %1").arg(QString::fromStdString(backend.name)), state,
+                 backend.available});
+  }
   return rows;
 }
 

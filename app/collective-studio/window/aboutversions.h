@@ -1,8 +1,9 @@
 #pragma once
 
 // What Help › About lists: the versions of the libraries this process found at run time (Qt,
-// SQLite, Graphviz, the CUDA driver and runtime, NCCL) and the executors built in, each with
-// "not found" (or why not) when absent. A list of rows so that tests read it without a dialog.
+// SQLite, Graphviz, the CUDA driver and runtime, NCCL) and the executors of the backend registry
+// (the GPU ones are modules found at run time), each with "not found" (or why not) when absent. A
+// list of rows so that tests read it without a dialog.
 
 #include <QList>
 #include <QString>

@@ -217,20 +217,7 @@ std::unique_ptr<Executor> makeCudaExecutor()
 
 std::optional<int> visibleCudaDevices(std::string* why)
 {
-  int count = 0;
-  const cudaError_t error = cudaGetDeviceCount(&count);
-  if (error != cudaSuccess) {
-    // Not a failure of this run: the answer is "none", and why.
-    if (why)
-      *why = plan::CallStatus<cudaError_t>::describe(error);
-    return std::nullopt;
-  }
-  if (count == 0) {
-    if (why)
-      *why = "the CUDA runtime reports 0 devices";
-    return std::nullopt;
-  }
-  return count;
+  return plan::countCudaDevices(why);
 }
 
 std::optional<double> measureCudaCopyBandwidth(int device, std::int64_t bytes)
