@@ -55,17 +55,25 @@ void checkRankMapping(const Topology& topology, int ranks, Diagnostics& out)
                                           std::to_string(ranks) + " ranks: those GPUs stay idle");
 }
 
-/// Why data cannot go from `from` to `to`, or empty when it can.
-std::string blockedBecause(const Topology& topology, const std::optional<Route>& route)
+/// Why data cannot go from one rank to another: a diagnostic code and its reason.
+struct Blocked {
+  const char* code = nullptr;
+  std::string reason;
+};
+
+/// Why data cannot take `route` (absent: there is none), or nullopt when it can.
+std::optional<Blocked> blockedBecause(const Topology& topology, const std::optional<Route>& route)
 {
   if (!route)
-    return "no path in the topology (GPUs do not forward: link the GPUs, or both to a switch)";
+    return Blocked{"topology.no-route", "no path in the topology (GPUs do not forward: link the "
+                                        "GPUs, or both to a switch)"};
   for (const Hop& hop : route->hops) {
     const TopologyLink* link = topology.link(hop.link);
     if (link && !(link->bandwidthGBps > 0))
-      return "the route crosses " + linkText(topology, *link) + ", which has no bandwidth";
+      return Blocked{"topology.zero-bandwidth",
+                     "the route crosses " + linkText(topology, *link) + ", which has no bandwidth"};
   }
-  return {};
+  return std::nullopt;
 }
 
 } // namespace
@@ -116,7 +124,7 @@ void checkTopologyFit(const Topology& topology, int ranks,
     if (gpuOfRank.contains(e.from) && gpuOfRank.contains(e.to))
       receiversOf[e.from].insert(e.to);
   }
-  std::map<std::pair<int, int>, std::string> blocked;
+  std::map<std::pair<int, int>, Blocked> blocked;
   for (const auto& [from, receivers] : receiversOf) {
     std::vector<int> targets;
     for (const int to : receivers)
@@ -125,18 +133,15 @@ void checkTopologyFit(const Topology& topology, int ranks,
         findRoutes(topology, gpuOfRank.at(from), targets);
     std::size_t i = 0;
     for (const int to : receivers) {
-      std::string why = blockedBecause(topology, routes[i++]);
-      if (!why.empty())
-        blocked.emplace(std::pair(from, to), std::move(why));
+      if (std::optional<Blocked> why = blockedBecause(topology, routes[i++]))
+        blocked.emplace(std::pair(from, to), std::move(*why));
     }
   }
   for (const RankExchange& e : exchanges) {
     const auto found = blocked.find({e.from, e.to});
     if (found == blocked.end())
       continue;
-    const bool noPath = found->second.starts_with("no path");
-    out.error(noPath ? "topology.no-route" : "topology.zero-bandwidth",
-              pairText(e.from, e.to) + ": " + found->second, e.location);
+    out.error(found->second.code, pairText(e.from, e.to) + ": " + found->second.reason, e.location);
   }
 }
 
