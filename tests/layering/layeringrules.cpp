@@ -38,6 +38,7 @@ constexpr Unit units[] = {
     {"engine/exec/cuda", 4},
     {"engine/exec/nccl", 4},
     {"engine/exec/backends.cpp", 5},
+    {"engine/teach", 6}, // runs the CPU executor on a broken algorithm to show what it does
     {"storage", 10},
     {"editor/style", 20},
     {"editor/document", 20},

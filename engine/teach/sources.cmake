@@ -1,0 +1,5 @@
+# Sources of engine/teach (teaching mode, issue 19: narration generated from a Schedule's
+# semantics, break-it exercises, predict rounds), relative to engine/. It sits above the
+# executors because a break-it exercise runs the CPU executor to show what a broken algorithm does.
+list(APPEND cs_engine_area_sources
+)
