@@ -23,6 +23,7 @@
 #include "views/linkchart.h"
 #include "views/topologyplaybackview.h"
 #include "window/exportdialog.h"
+#include "window/gallerydialog.h"
 #include "window/mainwindow.h"
 #include "window/windowicons.h"
 
@@ -111,6 +112,7 @@ struct Arguments {
   bool runDock = false;     ///< --dialog run: the Run dock shown
   bool sweepWindow = false; ///< --dialog sweep: the Benchmark Sweep window
   bool aboutBox = false;    ///< --dialog about: Help › About alone
+  bool gallery = false;     ///< --dialog gallery: Teach › Gallery alone
   bool problemSet = false;
   QString problem; ///< --activate-problem as given
   QString trace;   ///< --trace: a recorded run of FILE's program to replay
@@ -172,8 +174,8 @@ void addOptions(QCommandLineParser& parser)
       {QStringLiteral("dialog"),
        QStringLiteral("With --screenshot: also open this dialog over the window (export), "
                       "show the Run dock (run), screenshot the Benchmark Sweep window after "
-                      "a sweep of 1 KiB..4 MiB on the simulator and the CPU (sweep), or "
-                      "Help > About alone (about)."),
+                      "a sweep of 1 KiB..4 MiB on the simulator and the CPU (sweep), "
+                      "Help > About alone (about), or Teach > Gallery alone (gallery)."),
        QStringLiteral("NAME")},
       {QStringLiteral("sweep-sizes"),
        QStringLiteral("With --dialog sweep: the sizes to sweep, MIN:MAX (powers of two, e.g. "
@@ -301,9 +303,9 @@ bool parseArguments(Arguments& args)
   const QString dialog = parser.value(QStringLiteral("dialog"));
   if (parser.isSet(QStringLiteral("dialog")) && dialog != QLatin1String("export") &&
       dialog != QLatin1String("run") && dialog != QLatin1String("sweep") &&
-      dialog != QLatin1String("about")) {
-    printError(
-        QStringLiteral("--dialog must be export, run, sweep or about, not \"%1\"").arg(dialog));
+      dialog != QLatin1String("about") && dialog != QLatin1String("gallery")) {
+    printError(QStringLiteral("--dialog must be export, run, sweep, about or gallery, not \"%1\"")
+                   .arg(dialog));
     return false;
   }
   args.file = parser.positionalArguments().value(0);
@@ -318,6 +320,7 @@ bool parseArguments(Arguments& args)
   args.runDock = dialog == QLatin1String("run");
   args.sweepWindow = dialog == QLatin1String("sweep");
   args.aboutBox = dialog == QLatin1String("about");
+  args.gallery = dialog == QLatin1String("gallery");
   args.problemSet = parser.isSet(QStringLiteral("activate-problem"));
   args.problem = parser.value(QStringLiteral("activate-problem"));
   return true;
@@ -548,9 +551,18 @@ int main(int argc, char** argv)
     QCoreApplication::processEvents();
     return saveShot(about->grab(), args.screenshotPath);
   }
+  if (args.screenshot && args.gallery) {
+    cs::editor::GalleryDialog* gallery = window.createGalleryDialog();
+    gallery->renderAllThumbnails();
+    gallery->show();
+    QCoreApplication::processEvents();
+    return saveShot(gallery->grab(), args.screenshotPath);
+  }
   window.show();
   if (args.sweepWindow)
     window.showSweepWindow();
+  if (args.gallery)
+    window.createGalleryDialog()->open();
   if (args.screenshot)
     return takeScreenshot(app, window, args);
 

@@ -13,7 +13,8 @@
 // The file is split by concern: mainwindow.cpp (layout, views, status, title, settings, close),
 // mainwindowactions.cpp (actions, menus, toolbars), mainwindowfiles.cpp (New, Open, Save, Export,
 // recent files, recovery), mainwindowreplay.cpp and mainwindowreplayopen.cpp (the Replay menu,
-// stored runs, dropped files), mainwindowhelp.cpp (About, the diagnostics reference). Start there
+// stored runs, dropped files), mainwindowhelp.cpp (About, the diagnostics reference), mainwindowteach.cpp (the Teach menu:
+// gallery and teaching mode). Start there
 // when adding a command.
 
 #include "model/dialect.h"
@@ -51,6 +52,7 @@ namespace cs::editor {
 
 class Autosave;
 class Document;
+class GalleryDialog;
 class InspectorPanel;
 class LibraryPanel;
 class ProblemsPanel;
@@ -60,6 +62,7 @@ class StatusSummary;
 class TimelineView;
 class TopologyView;
 struct DocumentState;
+struct GalleryChoice;
 
 /// What a MainWindow connects to at construction.
 struct MainWindowOptions {
@@ -127,6 +130,15 @@ public:
   /// Help › About: the program and the library versions found at run time (aboutversions.h);
   /// deleted when closed. --dialog about screenshots it.
   QMessageBox* createAboutBox();
+
+  // Teaching mode (issue 19; mainwindowteach.cpp).
+
+  /// Teach › Gallery: the gallery offering the open document's topology as "the current
+  /// drawing"; deleted when closed. --dialog gallery screenshots it.
+  GalleryDialog* createGalleryDialog();
+  /// Makes `choice` the document (a new, unsaved one) and enters teaching mode on it; the error
+  /// when the algorithm does not exist for the choice. Does not ask about unsaved changes.
+  QString openInTeachingMode(const GalleryChoice& choice);
 
   // Views and panels.
 
@@ -231,6 +243,11 @@ private:
   bool showsLibraryVersion(qint64 algorithmId, int number) const;
   /// The Runs list's double-click: asks about unsaved changes when the version must be opened.
   void replayStoredRun(qint64 algorithmId, int number, qint64 runId);
+
+  // mainwindowteach.cpp
+  /// Adds the Teach menu (Gallery…).
+  void addTeachMenu();
+  void showGalleryFromMenu();
 
   // mainwindowhelp.cpp
   void showAbout();

@@ -230,6 +230,7 @@ void MainWindow::createMenus()
   replay->addAction(a.openTrace);
   addCompareAction(replay);
   addSweepAction(replay);
+  addTeachMenu();
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(a.diagnostics);

@@ -11,3 +11,5 @@ add_dependencies(tst_studiocli collective-studio)
 cstudio_add_test(tst_storedruns SOURCES app/window/tst_storedruns.cpp LIBS cs::app)
 # Help › About: the versions found at run time.
 cstudio_add_test(tst_aboutversions SOURCES app/window/tst_aboutversions.cpp LIBS cs::app)
+# Teach › Gallery: cards, rank rules, thumbnails, opening in teaching mode.
+cstudio_add_test(tst_gallery SOURCES app/window/tst_gallery.cpp LIBS cs::app)
