@@ -18,6 +18,7 @@
 #include "session/documenttrace.h"
 #include "session/replaysession.h"
 #include "sweep/sweepwindow.h"
+#include "teach/teachingview.h"
 #include "views/bufferview.h"
 #include "views/ganttview.h"
 #include "views/linkchart.h"
@@ -113,6 +114,7 @@ struct Arguments {
   bool sweepWindow = false; ///< --dialog sweep: the Benchmark Sweep window
   bool aboutBox = false;    ///< --dialog about: Help › About alone
   bool gallery = false;     ///< --dialog gallery: Teach › Gallery alone
+  bool teaching = false;    ///< --dialog teaching: teaching mode, at step 2 for screenshots
   bool problemSet = false;
   QString problem; ///< --activate-problem as given
   QString trace;   ///< --trace: a recorded run of FILE's program to replay
@@ -175,7 +177,8 @@ void addOptions(QCommandLineParser& parser)
        QStringLiteral("With --screenshot: also open this dialog over the window (export), "
                       "show the Run dock (run), screenshot the Benchmark Sweep window after "
                       "a sweep of 1 KiB..4 MiB on the simulator and the CPU (sweep), "
-                      "Help > About alone (about), or Teach > Gallery alone (gallery)."),
+                      "Help > About alone (about), Teach > Gallery alone (gallery), or teaching "
+                      "mode (teaching; screenshots show its second step)."),
        QStringLiteral("NAME")},
       {QStringLiteral("sweep-sizes"),
        QStringLiteral("With --dialog sweep: the sizes to sweep, MIN:MAX (powers of two, e.g. "
@@ -303,8 +306,10 @@ bool parseArguments(Arguments& args)
   const QString dialog = parser.value(QStringLiteral("dialog"));
   if (parser.isSet(QStringLiteral("dialog")) && dialog != QLatin1String("export") &&
       dialog != QLatin1String("run") && dialog != QLatin1String("sweep") &&
-      dialog != QLatin1String("about") && dialog != QLatin1String("gallery")) {
-    printError(QStringLiteral("--dialog must be export, run, sweep, about or gallery, not \"%1\"")
+      dialog != QLatin1String("about") && dialog != QLatin1String("gallery") &&
+      dialog != QLatin1String("teaching")) {
+    printError(QStringLiteral(
+                   "--dialog must be export, run, sweep, about, gallery or teaching, not \"%1\"")
                    .arg(dialog));
     return false;
   }
@@ -321,6 +326,7 @@ bool parseArguments(Arguments& args)
   args.sweepWindow = dialog == QLatin1String("sweep");
   args.aboutBox = dialog == QLatin1String("about");
   args.gallery = dialog == QLatin1String("gallery");
+  args.teaching = dialog == QLatin1String("teaching");
   args.problemSet = parser.isSet(QStringLiteral("activate-problem"));
   args.problem = parser.value(QStringLiteral("activate-problem"));
   return true;
@@ -558,11 +564,17 @@ int main(int argc, char** argv)
     QCoreApplication::processEvents();
     return saveShot(gallery->grab(), args.screenshotPath);
   }
+  if (args.screenshot && args.teaching) {
+    window.setTeachingMode(true);
+    window.teachingView()->panel()->goTo(2, false);
+  }
   window.show();
   if (args.sweepWindow)
     window.showSweepWindow();
   if (args.gallery)
     window.createGalleryDialog()->open();
+  if (args.teaching)
+    window.setTeachingMode(true);
   if (args.screenshot)
     return takeScreenshot(app, window, args);
 

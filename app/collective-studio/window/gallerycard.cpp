@@ -23,7 +23,10 @@ QColor selectionTint(const QPalette& palette)
 
 } // namespace
 
-QSize GalleryCardDelegate::thumbnailSize() { return {260, 150}; }
+QSize GalleryCardDelegate::thumbnailSize()
+{
+  return {260, 150};
+}
 
 QSize GalleryCardDelegate::sizeHint(const QStyleOptionViewItem& option, const QModelIndex&) const
 {
@@ -49,8 +52,8 @@ void GalleryCardDelegate::paint(QPainter* painter, const QStyleOptionViewItem& o
                        selected ? 2 : 1));
   painter->drawPath(outline);
 
-  const QRect picture(card.left() + kMargin - 4, card.top() + kMargin - 4,
-                      thumbnailSize().width(), thumbnailSize().height());
+  const QRect picture(card.left() + kMargin - 4, card.top() + kMargin - 4, thumbnailSize().width(),
+                      thumbnailSize().height());
   const QImage thumbnail = index.data(gallery_roles::kThumbnail).value<QImage>();
   if (thumbnail.isNull()) {
     painter->setPen(palette.color(QPalette::PlaceholderText));

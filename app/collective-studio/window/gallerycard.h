@@ -10,8 +10,8 @@ namespace cs::editor {
 
 namespace gallery_roles {
 constexpr int kKey = Qt::UserRole;
-constexpr int kDetail = Qt::UserRole + 1;  ///< "all-reduce · any n ≥ 2"
-constexpr int kFormula = Qt::UserRole + 2; ///< the cost formula
+constexpr int kDetail = Qt::UserRole + 1;    ///< "all-reduce · any n ≥ 2"
+constexpr int kFormula = Qt::UserRole + 2;   ///< the cost formula
 constexpr int kThumbnail = Qt::UserRole + 3; ///< QImage, null until rendered
 } // namespace gallery_roles
 

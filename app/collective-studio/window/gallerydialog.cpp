@@ -25,7 +25,10 @@ namespace {
 constexpr int kCurrentDrawingRole = Qt::UserRole + 10;
 constexpr int kSuggestedRanksRole = Qt::UserRole + 11;
 
-const AlgorithmInfo* infoOf(const QString& key) { return findAlgorithm(key.toStdString()); }
+const AlgorithmInfo* infoOf(const QString& key)
+{
+  return findAlgorithm(key.toStdString());
+}
 
 QString gpusText(int gpus)
 {
@@ -152,7 +155,8 @@ int GalleryDialog::thumbnailsRendered() const
 {
   int rendered = 0;
   for (int row = 0; row < m_cards->count(); ++row)
-    rendered += m_cards->item(row)->data(gallery_roles::kThumbnail).value<QImage>().isNull() ? 0 : 1;
+    rendered +=
+        m_cards->item(row)->data(gallery_roles::kThumbnail).value<QImage>().isNull() ? 0 : 1;
   return rendered;
 }
 
@@ -167,7 +171,10 @@ bool GalleryDialog::selectAlgorithm(const QString& key)
   return false;
 }
 
-void GalleryDialog::setRanks(int ranks) { m_ranks->setValue(ranks); }
+void GalleryDialog::setRanks(int ranks)
+{
+  m_ranks->setValue(ranks);
+}
 
 bool GalleryDialog::selectTopology(const QString& text)
 {

@@ -19,8 +19,8 @@ namespace cs::editor {
 struct GalleryChoice {
   QString key; ///< catalogue key
   int ranks = 4;
-  QString preset;               ///< topology preset name, empty with currentDrawing or none
-  bool currentDrawing = false;  ///< use the open document's topology
+  QString preset;              ///< topology preset name, empty with currentDrawing or none
+  bool currentDrawing = false; ///< use the open document's topology
 };
 
 class GalleryDialog : public QDialog

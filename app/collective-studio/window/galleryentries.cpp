@@ -15,7 +15,10 @@ QString toQString(std::string_view text)
   return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
 }
 
-bool isPowerOfTwo(int n) { return n > 0 && (n & (n - 1)) == 0; }
+bool isPowerOfTwo(int n)
+{
+  return n > 0 && (n & (n - 1)) == 0;
+}
 
 /// The first three members of a rule and an ellipsis: "2, 4, 8, …".
 QString firstFew(const std::vector<int>& ranks)
@@ -60,7 +63,7 @@ QString describeRanks(const std::vector<int>& ranks, int limit)
     return QObject::tr("any n ≥ %1").arg(from);
   if (std::ranges::all_of(ranks, isPowerOfTwo) &&
       ranks.size() == static_cast<std::size_t>(std::bit_width(static_cast<unsigned>(limit)) -
-                                                std::bit_width(static_cast<unsigned>(from)) + 1))
+                                               std::bit_width(static_cast<unsigned>(from)) + 1))
     return QObject::tr("powers of two: %1").arg(firstFew(ranks));
   for (int step = 2; step <= limit / 2; ++step) {
     if (isMultiplesOf(ranks, step, limit))

@@ -18,9 +18,9 @@ struct GalleryEntry {
   QString collective;
   QString summary;
   QString costFormula;
-  QString allowedRanks; ///< "any n ≥ 2", "powers of two: 2, 4, 8, …"
-  int smallestRanks = 2;   ///< the smallest rank count it exists for
-  int suggestedRanks = 4;  ///< what the gallery opens it with: 4, or the smallest above
+  QString allowedRanks;   ///< "any n ≥ 2", "powers of two: 2, 4, 8, …"
+  int smallestRanks = 2;  ///< the smallest rank count it exists for
+  int suggestedRanks = 4; ///< what the gallery opens it with: 4, or the smallest above
 };
 
 /// The rank counts in [2, limit] for which `info` exists.

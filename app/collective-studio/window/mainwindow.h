@@ -46,6 +46,7 @@ class ReplaySession;
 class ReplayWindow;
 class RunPanel;
 class SweepWindow;
+class TeachingView;
 } // namespace cs::visualizer
 
 namespace cs::editor {
@@ -139,6 +140,10 @@ public:
   /// Makes `choice` the document (a new, unsaved one) and enters teaching mode on it; the error
   /// when the algorithm does not exist for the choice. Does not ask about unsaved changes.
   QString openInTeachingMode(const GalleryChoice& choice);
+  /// Shows or hides the Teaching dock (Teach › Teaching Mode) on the open document.
+  void setTeachingMode(bool on);
+  /// The Teaching dock's view while teaching mode is on, else null.
+  visualizer::TeachingView* teachingView() const { return m_teachingView; }
 
   // Views and panels.
 
@@ -279,6 +284,9 @@ private:
   std::unique_ptr<Autosave> m_autosave;
   QPointer<QWidget> m_replayWindow;
   QPointer<QWidget> m_sweepWindow;
+  QDockWidget* m_teachingDock = nullptr;
+  visualizer::TeachingView* m_teachingView = nullptr;
+  QAction* m_teachingAction = nullptr;
   RecentFiles* m_recentFiles = nullptr;
   std::function<UnsavedAnswer()> m_unsavedPrompt;
 };

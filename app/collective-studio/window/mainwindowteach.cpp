@@ -6,7 +6,9 @@
 #include "document/document.h"
 #include "gallerydialog.h"
 #include "newdocuments.h"
+#include "teach/teachingview.h"
 
+#include <QDockWidget>
 #include <QMenu>
 #include <QMenuBar>
 #include <QStatusBar>
@@ -33,6 +35,42 @@ void MainWindow::addTeachMenu()
   gallery->setStatusTip(tr("Every classic algorithm as a card: open one, narrated, on any "
                            "topology"));
   connect(gallery, &QAction::triggered, this, &MainWindow::showGalleryFromMenu);
+  m_teachingAction = teach->addAction(tr("&Teaching Mode"));
+  m_teachingAction->setCheckable(true);
+  m_teachingAction->setShortcut(QKeySequence(tr("Ctrl+Shift+T")));
+  m_teachingAction->setStatusTip(tr("Step through the open algorithm, narrated, on its topology"));
+  connect(m_teachingAction, &QAction::toggled, this, &MainWindow::setTeachingMode);
+}
+
+void MainWindow::setTeachingMode(bool on)
+{
+  if (m_teachingAction->isChecked() != on)
+    m_teachingAction->setChecked(on); // comes back here through toggled
+  if (on == (m_teachingView != nullptr))
+    return;
+  if (!on) {
+    m_teachingDock->hide();
+    delete m_teachingView;
+    m_teachingView = nullptr;
+    return;
+  }
+  if (!m_teachingDock) {
+    m_teachingDock = new QDockWidget(tr("Teaching"), this);
+    m_teachingDock->setObjectName(QStringLiteral("teachingDock"));
+    addDockWidget(Qt::RightDockWidgetArea, m_teachingDock);
+    // The narration and the topology need the height; the Inspector stays a tab away.
+    tabifyDockWidget(m_inspectorDock, m_teachingDock);
+    // Closing the dock leaves teaching mode, as unchecking the menu does.
+    connect(m_teachingDock->toggleViewAction(), &QAction::toggled, this, [this](bool visible) {
+      if (!visible)
+        setTeachingMode(false);
+    });
+  }
+  m_teachingView = new visualizer::TeachingView(m_document, m_timelineView, m_programView);
+  m_teachingDock->setWidget(m_teachingView);
+  m_teachingDock->show();
+  m_teachingDock->raise();
+  m_teachingView->panel()->setFocus();
 }
 
 GalleryDialog* MainWindow::createGalleryDialog()
@@ -59,9 +97,9 @@ void MainWindow::showGalleryFromMenu()
 QString MainWindow::openInTeachingMode(const GalleryChoice& choice)
 {
   QString error;
-  std::optional<DocumentState> state = algorithmDocumentState(
-      choice.key, {.ranks = choice.ranks}, choice.currentDrawing ? QString() : choice.preset,
-      &error);
+  std::optional<DocumentState> state =
+      algorithmDocumentState(choice.key, {.ranks = choice.ranks},
+                             choice.currentDrawing ? QString() : choice.preset, &error);
   if (!state)
     return error;
   if (choice.currentDrawing) {
@@ -73,6 +111,9 @@ QString MainWindow::openInTeachingMode(const GalleryChoice& choice)
   }
   newDocument(std::move(*state));
   showView(View::Timeline);
+  setTeachingMode(true);
+  if (m_teachingView)
+    m_teachingView->rebuildNow();
   statusBar()->showMessage(tr("%1 on %2 ranks: step through it with the Teaching panel")
                                .arg(choice.key)
                                .arg(choice.ranks),

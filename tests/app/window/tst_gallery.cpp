@@ -2,12 +2,13 @@
 // allows worked out from the generators themselves, a thumbnail of its timeline, and a choice of
 // ranks and topology (a preset, or the drawing in the open document) that opens in teaching mode.
 
-#include "window/galleryentries.h"
 #include "window/gallerydialog.h"
+#include "window/galleryentries.h"
 #include "window/gallerythumbnail.h"
 #include "window/newdocuments.h"
 
 #include "support/isolatedwindow.h"
+#include "teach/teachingview.h"
 
 #include <QColor>
 #include <QImage>
@@ -141,27 +142,43 @@ void TestGallery::openInTeachingModeBuildsTheChoice()
   const auto drawn = window->document()->state().design.topology;
   QVERIFY(drawn);
 
-  QVERIFY(window->openInTeachingMode({.key = "bruck-allgather", .ranks = 4,
-                                      .preset = QString(), .currentDrawing = true})
-              .isEmpty());
+  QVERIFY(
+      window
+          ->openInTeachingMode(
+              {.key = "bruck-allgather", .ranks = 4, .preset = QString(), .currentDrawing = true})
+          .isEmpty());
   QCOMPARE(window->document()->state().design.schedule.ranks, 4);
   QCOMPARE(window->document()->state().design.schedule.collective, Collective::AllGather);
   QVERIFY(window->document()->state().design.topology == drawn);
   QCOMPARE(window->currentView(), MainWindow::View::Timeline);
+  // Teaching mode is on, stepping a run of the new algorithm.
+  QVERIFY(window->teachingView());
+  QVERIFY(window->teachingView()->session());
+  QCOMPARE(window->teachingView()->session()->program().ngpus, 4);
 
-  QVERIFY(window->openInTeachingMode({.key = "ring-allreduce", .ranks = 8,
-                                      .preset = "fully-connected-8", .currentDrawing = false})
+  QVERIFY(window
+              ->openInTeachingMode({.key = "ring-allreduce",
+                                    .ranks = 8,
+                                    .preset = "fully-connected-8",
+                                    .currentDrawing = false})
               .isEmpty());
   QCOMPARE(window->document()->state().design.topology->rankCount(), 8);
   // The 8-GPU topology is now the drawing: 4 ranks on it are refused and nothing changes.
   const auto before = window->document()->state();
-  QVERIFY(!window->openInTeachingMode({.key = "ring-allreduce", .ranks = 4, .preset = QString(),
-                                       .currentDrawing = true})
-               .isEmpty());
+  QVERIFY(
+      !window
+           ->openInTeachingMode(
+               {.key = "ring-allreduce", .ranks = 4, .preset = QString(), .currentDrawing = true})
+           .isEmpty());
   QVERIFY(window->document()->state() == before);
-  QVERIFY(!window->openInTeachingMode({.key = "halving-doubling-allreduce", .ranks = 6,
-                                       .preset = "ring-6", .currentDrawing = false})
+  QVERIFY(!window
+               ->openInTeachingMode({.key = "halving-doubling-allreduce",
+                                     .ranks = 6,
+                                     .preset = "ring-6",
+                                     .currentDrawing = false})
                .isEmpty());
+  window->setTeachingMode(false);
+  QVERIFY(!window->teachingView());
 }
 
 QTEST_MAIN(TestGallery)

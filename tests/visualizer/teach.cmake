@@ -1,0 +1,2 @@
+# Tests of visualizer/teach: teaching mode's run, panel and view (paths relative to tests/).
+cstudio_add_test(tst_teaching SOURCES visualizer/teach/tst_teaching.cpp LIBS cs::visualizer)
