@@ -7,6 +7,8 @@
 
 #include "style/rankpalette.h"
 
+#include "model/topologypresets.h"
+
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -37,8 +39,9 @@ QString gpusText(int gpus)
 
 } // namespace
 
-GalleryDialog::GalleryDialog(int drawingGpus, QWidget* parent)
-    : QDialog(parent), m_drawingGpus(drawingGpus)
+GalleryDialog::GalleryDialog(std::optional<Topology> drawing, QWidget* parent)
+    : QDialog(parent), m_drawing(std::move(drawing)),
+      m_drawingGpus(m_drawing ? m_drawing->rankCount() : 0)
 {
   setWindowTitle(tr("Gallery of Collective Algorithms"));
   auto* layout = new QVBoxLayout(this);
@@ -94,6 +97,7 @@ GalleryDialog::GalleryDialog(int drawingGpus, QWidget* parent)
   connect(m_cards, &QListWidget::currentRowChanged, this, [this] {
     if (const QListWidgetItem* item = m_cards->currentItem())
       m_ranks->setValue(item->data(kSuggestedRanksRole).toInt());
+    updateTopologies();
     updateDetails();
     updateValidity();
   });
@@ -208,7 +212,17 @@ QString GalleryDialog::problem() const
   if (chosen.currentDrawing && chosen.ranks != m_drawingGpus)
     return tr("The current drawing has %1; choose that many ranks or a preset.")
         .arg(gpusText(m_drawingGpus));
+  if (const std::optional<Topology> topology = chosenTopology())
+    return topologyMisfit(chosen.key, chosen.ranks, *topology);
   return {};
+}
+
+std::optional<Topology> GalleryDialog::chosenTopology() const
+{
+  const GalleryChoice chosen = choice();
+  if (chosen.currentDrawing)
+    return m_drawing;
+  return chosen.preset.isEmpty() ? std::nullopt : makePresetTopology(chosen.preset.toStdString());
 }
 
 void GalleryDialog::updateTopologies()
@@ -219,10 +233,25 @@ void GalleryDialog::updateTopologies()
     m_topology->addItem(tr("The current drawing (%1)").arg(gpusText(m_drawingGpus)));
     m_topology->setItemData(0, true, kCurrentDrawingRole);
   }
-  m_topology->addItems(presetsForRanks(m_ranks->value()));
-  // The drawing stays chosen once chosen; otherwise the first preset (a ring of the ranks).
-  const bool drawingChosen = m_drawingGpus > 0 && m_topology->findText(before) == 0;
-  m_topology->setCurrentIndex(drawingChosen || m_drawingGpus == 0 ? 0 : 1);
+  const QStringList presets = presetsForRanks(m_ranks->value());
+  m_topology->addItems(presets);
+  // The drawing stays chosen once chosen; otherwise the first preset the algorithm can run on
+  // (a ring does not route halving-doubling's or Bruck's long-distance exchanges).
+  if (m_drawingGpus > 0 && m_topology->findText(before) == 0) {
+    m_topology->setCurrentIndex(0);
+    return;
+  }
+  const QString key = choice().key;
+  const int offset = m_drawingGpus > 0 ? 1 : 0;
+  int fitting = 0;
+  for (int i = 0; i < presets.size(); ++i) {
+    const std::optional<Topology> preset = makePresetTopology(presets[i].toStdString());
+    if (preset && topologyMisfit(key, m_ranks->value(), *preset).isEmpty()) {
+      fitting = i;
+      break;
+    }
+  }
+  m_topology->setCurrentIndex(offset + fitting);
 }
 
 void GalleryDialog::updateDetails()

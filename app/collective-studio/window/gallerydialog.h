@@ -5,8 +5,12 @@
 // (a preset sized to the ranks, or the drawing of the open document) and open it in teaching
 // mode. Like the New dialog it only describes the choice; the main window builds the document.
 
+#include "model/topology.h"
+
 #include <QDialog>
 #include <QString>
+
+#include <optional>
 
 class QComboBox;
 class QLabel;
@@ -28,9 +32,9 @@ class GalleryDialog : public QDialog
   Q_OBJECT
 
 public:
-  /// `drawingGpus`: the GPUs of the open document's topology (0: it has none, so "the current
-  /// drawing" is not offered).
-  explicit GalleryDialog(int drawingGpus, QWidget* parent = nullptr);
+  /// `drawing`: the open document's topology, offered as "the current drawing" (none: not
+  /// offered).
+  explicit GalleryDialog(std::optional<Topology> drawing, QWidget* parent = nullptr);
 
   /// Selects the card of `key`; false when there is none.
   bool selectAlgorithm(const QString& key);
@@ -44,7 +48,7 @@ public:
 
   GalleryChoice choice() const;
   /// Why the choice cannot be opened (ranks the algorithm does not allow, a drawing with another
-  /// GPU count), or empty when Open is enabled.
+  /// GPU count, a topology without a route the algorithm needs), or empty when Open is enabled.
   QString problem() const;
 
 private:
@@ -54,6 +58,10 @@ private:
   void updateDetails();
   void updateValidity();
 
+  /// The chosen topology: the drawing, or the preset built.
+  std::optional<Topology> chosenTopology() const;
+
+  std::optional<Topology> m_drawing;
   int m_drawingGpus = 0;
   int m_nextThumbnail = 0;
   QListWidget* m_cards = nullptr;

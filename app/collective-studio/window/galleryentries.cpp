@@ -1,5 +1,7 @@
 #include "galleryentries.h"
 
+#include "check/topologyfit.h"
+
 #include <QObject>
 #include <QStringList>
 
@@ -70,6 +72,20 @@ QString describeRanks(const std::vector<int>& ranks, int limit)
       return QObject::tr("multiples of %1: %2").arg(step).arg(firstFew(ranks));
   }
   return QObject::tr("n in %1").arg(firstFew(ranks));
+}
+
+QString topologyMisfit(const QString& key, int ranks, const Topology& topology)
+{
+  const GenerateResult generated = generateAlgorithm(key.toStdString(), {.ranks = ranks});
+  if (!generated.schedule)
+    return {};
+  Diagnostics diagnostics;
+  checkTopologyFit(topology, ranks, scheduleExchanges(*generated.schedule), diagnostics);
+  for (const Diagnostic& diagnostic : diagnostics.items()) {
+    if (diagnostic.severity == Severity::Error)
+      return QString::fromStdString(diagnostic.message);
+  }
+  return {};
 }
 
 std::vector<GalleryEntry> galleryEntries()

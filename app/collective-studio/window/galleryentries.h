@@ -5,6 +5,7 @@
 // exactly what the cards show.
 
 #include "catalogue/catalogue.h"
+#include "model/topology.h"
 
 #include <QString>
 
@@ -29,6 +30,10 @@ std::vector<int> supportedRanks(const AlgorithmInfo& info, int limit = 64);
 /// `ranks` (ascending, from supportedRanks over [2, limit]) described for a person: "any n ≥ 2",
 /// "powers of two: 2, 4, 8, …", "multiples of 8 from 16: 16, 24, …", or the first few listed.
 QString describeRanks(const std::vector<int>& ranks, int limit = 64);
+
+/// Why catalogue algorithm `key` at `ranks` cannot run on `topology` (its first topology.* error:
+/// "no route from rank 0 to rank 2 …"), or an empty string when it fits.
+QString topologyMisfit(const QString& key, int ranks, const Topology& topology);
 
 /// Every catalogue algorithm in the catalogue's order.
 std::vector<GalleryEntry> galleryEntries();

@@ -13,9 +13,9 @@
 // The file is split by concern: mainwindow.cpp (layout, views, status, title, settings, close),
 // mainwindowactions.cpp (actions, menus, toolbars), mainwindowfiles.cpp (New, Open, Save, Export,
 // recent files, recovery), mainwindowreplay.cpp and mainwindowreplayopen.cpp (the Replay menu,
-// stored runs, dropped files), mainwindowhelp.cpp (About, the diagnostics reference), mainwindowteach.cpp (the Teach menu:
-// gallery and teaching mode). Start there
-// when adding a command.
+// stored runs, dropped files), mainwindowhelp.cpp (About, the diagnostics reference),
+// mainwindowteach.cpp (the Teach menu: gallery and teaching mode). Start there when adding a
+// command.
 
 #include "model/dialect.h"
 

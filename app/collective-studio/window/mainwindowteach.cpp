@@ -75,7 +75,7 @@ void MainWindow::setTeachingMode(bool on)
 
 GalleryDialog* MainWindow::createGalleryDialog()
 {
-  auto* dialog = new GalleryDialog(drawnGpus(*m_document), this);
+  auto* dialog = new GalleryDialog(m_document->state().design.topology, this);
   dialog->setAttribute(Qt::WA_DeleteOnClose);
   return dialog;
 }
@@ -111,9 +111,10 @@ QString MainWindow::openInTeachingMode(const GalleryChoice& choice)
   }
   newDocument(std::move(*state));
   showView(View::Timeline);
+  // Teaching sizes analyse in milliseconds: wait, so the run is there when the dock shows.
+  m_document->waitForAnalysis();
   setTeachingMode(true);
-  if (m_teachingView)
-    m_teachingView->rebuildNow();
+  m_teachingView->rebuildNow();
   statusBar()->showMessage(tr("%1 on %2 ranks: step through it with the Teaching panel")
                                .arg(choice.key)
                                .arg(choice.ranks),

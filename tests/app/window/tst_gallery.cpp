@@ -7,6 +7,8 @@
 #include "window/gallerythumbnail.h"
 #include "window/newdocuments.h"
 
+#include "model/topologypresets.h"
+
 #include "support/isolatedwindow.h"
 #include "teach/teachingview.h"
 
@@ -96,14 +98,14 @@ void TestGallery::thumbnailsShowTheTimeline()
   empty.design.schedule.transfers.clear();
   QVERIFY(timelineThumbnail(empty, QSize(260, 150)).isNull());
 
-  GalleryDialog dialog(0);
+  GalleryDialog dialog(std::nullopt);
   dialog.renderAllThumbnails();
   QCOMPARE(dialog.thumbnailsRendered(), static_cast<int>(algorithmCatalog().size()));
 }
 
 void TestGallery::unsupportedRanksDisableOpen()
 {
-  GalleryDialog dialog(0);
+  GalleryDialog dialog(std::nullopt);
   QVERIFY(dialog.selectAlgorithm("halving-doubling-allreduce"));
   QCOMPARE(dialog.choice().ranks, 4);
   QVERIFY(dialog.problem().isEmpty());
@@ -111,23 +113,30 @@ void TestGallery::unsupportedRanksDisableOpen()
   QVERIFY(!dialog.problem().isEmpty());
   dialog.setRanks(8);
   QVERIFY(dialog.problem().isEmpty());
-  QCOMPARE(dialog.choice().preset, QString("ring-8")); // presets follow the ranks
-  QVERIFY(dialog.selectTopology("fully-connected-8"));
+  // Presets follow the ranks, and the one offered first routes every exchange: a ring does not
+  // (its GPUs do not forward the distance-2 and -4 exchanges), so choosing it says so.
   QCOMPARE(dialog.choice().preset, QString("fully-connected-8"));
+  QVERIFY(dialog.selectTopology("ring-8"));
+  QVERIFY2(dialog.problem().contains("no path in the topology"), qPrintable(dialog.problem()));
+  QVERIFY(dialog.selectAlgorithm("ring-allreduce"));
+  QCOMPARE(dialog.choice().preset, QString("ring-4"));
   QVERIFY(!dialog.selectAlgorithm("no-such-algorithm"));
 }
 
 void TestGallery::currentDrawingNeedsItsGpuCount()
 {
-  GalleryDialog none(0);
+  GalleryDialog none(std::nullopt);
   QVERIFY(!none.selectTopology("The current drawing (4 GPUs)"));
 
-  GalleryDialog dialog(4);
+  GalleryDialog dialog(makePresetTopology("ring-4"));
   QVERIFY(dialog.selectAlgorithm("ring-allgather"));
   QVERIFY(dialog.selectTopology("The current drawing (4 GPUs)"));
   QVERIFY(dialog.choice().currentDrawing);
   QVERIFY(dialog.choice().preset.isEmpty());
   QVERIFY(dialog.problem().isEmpty());
+  QVERIFY(dialog.selectAlgorithm("bruck-allgather"));
+  QVERIFY(dialog.selectTopology("The current drawing (4 GPUs)"));
+  QVERIFY2(dialog.problem().contains("rank 0 → rank 2: no path"), qPrintable(dialog.problem()));
   dialog.setRanks(5);
   // The drawing stays chosen, and now says why it does not fit.
   QVERIFY(dialog.choice().currentDrawing);
@@ -145,7 +154,7 @@ void TestGallery::openInTeachingModeBuildsTheChoice()
   QVERIFY(
       window
           ->openInTeachingMode(
-              {.key = "bruck-allgather", .ranks = 4, .preset = QString(), .currentDrawing = true})
+              {.key = "ring-allgather", .ranks = 4, .preset = QString(), .currentDrawing = true})
           .isEmpty());
   QCOMPARE(window->document()->state().design.schedule.ranks, 4);
   QCOMPARE(window->document()->state().design.schedule.collective, Collective::AllGather);
@@ -153,8 +162,19 @@ void TestGallery::openInTeachingModeBuildsTheChoice()
   QCOMPARE(window->currentView(), MainWindow::View::Timeline);
   // Teaching mode is on, stepping a run of the new algorithm.
   QVERIFY(window->teachingView());
-  QVERIFY(window->teachingView()->session());
+  QVERIFY2(window->teachingView()->session(),
+           qPrintable(window->teachingView()->panel()->narrationText()));
   QCOMPARE(window->teachingView()->session()->program().ngpus, 4);
+  // Bruck's exchanges skip ranks, which a ring's GPUs cannot forward: it opens, and the panel
+  // says why there is nothing to step through.
+  QVERIFY(
+      window
+          ->openInTeachingMode(
+              {.key = "bruck-allgather", .ranks = 4, .preset = QString(), .currentDrawing = true})
+          .isEmpty());
+  QVERIFY(!window->teachingView()->session());
+  QVERIFY2(window->teachingView()->panel()->narrationText().contains("no route from rank 0"),
+           qPrintable(window->teachingView()->panel()->narrationText()));
 
   QVERIFY(window
               ->openInTeachingMode({.key = "ring-allreduce",
