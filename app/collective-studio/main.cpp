@@ -18,6 +18,7 @@
 #include "session/documenttrace.h"
 #include "session/replaysession.h"
 #include "sweep/sweepwindow.h"
+#include "teach/presentationwindow.h"
 #include "teach/teachingview.h"
 #include "views/bufferview.h"
 #include "views/ganttview.h"
@@ -110,11 +111,13 @@ struct Arguments {
   QSize size;
   bool sizeSet = false;
   bool exportDialog = false;
-  bool runDock = false;     ///< --dialog run: the Run dock shown
-  bool sweepWindow = false; ///< --dialog sweep: the Benchmark Sweep window
-  bool aboutBox = false;    ///< --dialog about: Help › About alone
-  bool gallery = false;     ///< --dialog gallery: Teach › Gallery alone
-  bool teaching = false;    ///< --dialog teaching: teaching mode, at step 2 for screenshots
+  bool runDock = false;      ///< --dialog run: the Run dock shown
+  bool sweepWindow = false;  ///< --dialog sweep: the Benchmark Sweep window
+  bool aboutBox = false;     ///< --dialog about: Help › About alone
+  bool gallery = false;      ///< --dialog gallery: Teach › Gallery alone
+  bool teaching = false;     ///< --dialog teaching: teaching mode, at step 2 for screenshots
+  bool presentation = false; ///< --dialog presentation[-dark]: presentation mode, at step 2
+  bool presentationDark = false;
   bool problemSet = false;
   QString problem; ///< --activate-problem as given
   QString trace;   ///< --trace: a recorded run of FILE's program to replay
@@ -177,8 +180,9 @@ void addOptions(QCommandLineParser& parser)
        QStringLiteral("With --screenshot: also open this dialog over the window (export), "
                       "show the Run dock (run), screenshot the Benchmark Sweep window after "
                       "a sweep of 1 KiB..4 MiB on the simulator and the CPU (sweep), "
-                      "Help > About alone (about), Teach > Gallery alone (gallery), or teaching "
-                      "mode (teaching; screenshots show its second step)."),
+                      "Help > About alone (about), Teach > Gallery alone (gallery), teaching "
+                      "mode (teaching) or presentation mode (presentation, presentation-dark); "
+                      "screenshots show them a few steps in."),
        QStringLiteral("NAME")},
       {QStringLiteral("sweep-sizes"),
        QStringLiteral("With --dialog sweep: the sizes to sweep, MIN:MAX (powers of two, e.g. "
@@ -307,9 +311,10 @@ bool parseArguments(Arguments& args)
   if (parser.isSet(QStringLiteral("dialog")) && dialog != QLatin1String("export") &&
       dialog != QLatin1String("run") && dialog != QLatin1String("sweep") &&
       dialog != QLatin1String("about") && dialog != QLatin1String("gallery") &&
-      dialog != QLatin1String("teaching")) {
-    printError(QStringLiteral(
-                   "--dialog must be export, run, sweep, about, gallery or teaching, not \"%1\"")
+      dialog != QLatin1String("teaching") && dialog != QLatin1String("presentation") &&
+      dialog != QLatin1String("presentation-dark")) {
+    printError(QStringLiteral("--dialog must be export, run, sweep, about, gallery, teaching, "
+                              "presentation or presentation-dark, not \"%1\"")
                    .arg(dialog));
     return false;
   }
@@ -327,6 +332,8 @@ bool parseArguments(Arguments& args)
   args.aboutBox = dialog == QLatin1String("about");
   args.gallery = dialog == QLatin1String("gallery");
   args.teaching = dialog == QLatin1String("teaching");
+  args.presentation = dialog.startsWith(QLatin1String("presentation"));
+  args.presentationDark = dialog == QLatin1String("presentation-dark");
   args.problemSet = parser.isSet(QStringLiteral("activate-problem"));
   args.problem = parser.value(QStringLiteral("activate-problem"));
   return true;
@@ -564,6 +571,18 @@ int main(int argc, char** argv)
     QCoreApplication::processEvents();
     return saveShot(gallery->grab(), args.screenshotPath);
   }
+  if (args.screenshot && args.presentation) {
+    cs::visualizer::PresentationWindow* presentation =
+        window.createPresentation(args.presentationDark);
+    presentation->resize(args.size);
+    presentation->show();
+    window.teachingView()->panel()->goTo(3, false);
+    QCoreApplication::processEvents();
+    QCoreApplication::processEvents(); // the timeline fits itself after the first layout
+    return saveShot(presentation->grab(), args.screenshotPath);
+  }
+  if (args.presentation)
+    window.createPresentation(args.presentationDark)->showFullScreen();
   if (args.screenshot && args.teaching) {
     window.setTeachingMode(true);
     window.teachingView()->panel()->goTo(2, false);

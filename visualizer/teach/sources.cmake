@@ -4,4 +4,6 @@ list(APPEND cs_visualizer_area_sources
   teach/teachingrun.h teach/teachingrun.cpp
   teach/teachingpanel.h teach/teachingpanel.cpp
   teach/teachingview.h teach/teachingview.cpp
+  teach/pointerhighlight.h teach/pointerhighlight.cpp
+  teach/presentationwindow.h teach/presentationwindow.cpp
 )

@@ -23,11 +23,11 @@ TeachingPanel::TeachingPanel(QWidget* parent) : QWidget(parent)
 {
   setFocusPolicy(Qt::StrongFocus);
   auto* layout = new QVBoxLayout(this);
+  // Rich text rather than a bold font of its own: the title then follows the panel's font, which
+  // presentation mode enlarges.
   m_title = new QLabel(this);
   m_title->setWordWrap(true);
-  QFont titleFont = m_title->font();
-  titleFont.setBold(true);
-  m_title->setFont(titleFont);
+  m_title->setTextFormat(Qt::RichText);
   layout->addWidget(m_title);
 
   auto* controls = new QHBoxLayout;
@@ -79,7 +79,7 @@ void TeachingPanel::setRun(ReplaySession* session, std::vector<double> stepEnds)
 void TeachingPanel::setText(TeachingText text)
 {
   m_text = std::move(text);
-  m_title->setText(m_text.title);
+  m_title->setText(QStringLiteral("<b>%1</b>").arg(m_text.title.toHtmlEscaped()));
   m_cost->setText(m_text.costHtml);
   m_cost->setVisible(!m_text.costHtml.isEmpty());
   showNarration();
@@ -195,17 +195,6 @@ void TeachingPanel::showNarration()
 QString TeachingPanel::narrationText() const
 {
   return m_narration->toPlainText();
-}
-
-void TeachingPanel::setPresentationScale(double scale)
-{
-  QFont base = QWidget::font();
-  base.setPointSizeF(base.pointSizeF() * scale);
-  m_narration->setFont(base);
-  m_stepLabel->setFont(base);
-  QFont title = base;
-  title.setBold(true);
-  m_title->setFont(title);
 }
 
 } // namespace cs::visualizer

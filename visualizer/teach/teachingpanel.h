@@ -51,9 +51,6 @@ public:
   /// The narration shown, as plain text.
   QString narrationText() const;
 
-  /// Large fonts for presentation mode.
-  void setPresentationScale(double scale);
-
 public slots:
   void next();
   void previous();

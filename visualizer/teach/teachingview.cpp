@@ -60,6 +60,12 @@ void TeachingView::rebuildNow()
   rebuild();
 }
 
+void TeachingView::setSideBySide(bool sideBySide)
+{
+  auto* splitter = findChild<QSplitter*>(QStringLiteral("teachingSplitter"));
+  splitter->setOrientation(sideBySide ? Qt::Horizontal : Qt::Vertical);
+}
+
 void TeachingView::setSecondTimeline(editor::TimelineView* timeline)
 {
   delete m_secondFollower;

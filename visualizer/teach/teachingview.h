@@ -43,6 +43,8 @@ public:
   TopologyPlaybackView* topologyView() const { return m_topology; }
   /// Simulates the document now instead of after the pause.
   void rebuildNow();
+  /// The topology beside the panel instead of above it (presentation mode, wide screens).
+  void setSideBySide(bool sideBySide);
   /// Adds a timeline that follows the run too (presentation mode's own); null removes it.
   void setSecondTimeline(editor::TimelineView* timeline);
 

@@ -46,6 +46,7 @@ class ReplaySession;
 class ReplayWindow;
 class RunPanel;
 class SweepWindow;
+class PresentationWindow;
 class TeachingView;
 } // namespace cs::visualizer
 
@@ -142,6 +143,9 @@ public:
   QString openInTeachingMode(const GalleryChoice& choice);
   /// Shows or hides the Teaching dock (Teach › Teaching Mode) on the open document.
   void setTeachingMode(bool on);
+  /// Teach › Presentation Mode: teaching mode (turned on if off) in a window of its own with the
+  /// high-contrast palette, `dark` or light; not shown yet (the menu shows it full screen).
+  visualizer::PresentationWindow* createPresentation(bool dark);
   /// The Teaching dock's view while teaching mode is on, else null.
   visualizer::TeachingView* teachingView() const { return m_teachingView; }
 

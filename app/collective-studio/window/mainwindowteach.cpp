@@ -6,6 +6,7 @@
 #include "document/document.h"
 #include "gallerydialog.h"
 #include "newdocuments.h"
+#include "teach/presentationwindow.h"
 #include "teach/teachingview.h"
 
 #include <QDockWidget>
@@ -40,6 +41,21 @@ void MainWindow::addTeachMenu()
   m_teachingAction->setShortcut(QKeySequence(tr("Ctrl+Shift+T")));
   m_teachingAction->setStatusTip(tr("Step through the open algorithm, narrated, on its topology"));
   connect(m_teachingAction, &QAction::toggled, this, &MainWindow::setTeachingMode);
+  teach->addSeparator();
+  QAction* present = teach->addAction(tr("&Presentation Mode"));
+  present->setShortcut(QKeySequence(Qt::Key_F5));
+  present->setStatusTip(tr("Full screen, large type, high contrast: the topology, the timeline "
+                           "and the narration (Esc leaves, D switches light and dark)"));
+  connect(present, &QAction::triggered, this,
+          [this] { createPresentation(false)->showFullScreen(); });
+}
+
+visualizer::PresentationWindow* MainWindow::createPresentation(bool dark)
+{
+  setTeachingMode(true);
+  auto* window = new visualizer::PresentationWindow(m_teachingView, m_document, dark, this);
+  window->setAttribute(Qt::WA_DeleteOnClose);
+  return window;
 }
 
 void MainWindow::setTeachingMode(bool on)

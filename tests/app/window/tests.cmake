@@ -13,3 +13,5 @@ cstudio_add_test(tst_storedruns SOURCES app/window/tst_storedruns.cpp LIBS cs::a
 cstudio_add_test(tst_aboutversions SOURCES app/window/tst_aboutversions.cpp LIBS cs::app)
 # Teach › Gallery: cards, rank rules, thumbnails, opening in teaching mode.
 cstudio_add_test(tst_gallery SOURCES app/window/tst_gallery.cpp LIBS cs::app)
+# Teach › Presentation Mode: palettes, keys, pointer, giving the Teaching view back.
+cstudio_add_test(tst_presentation SOURCES app/window/tst_presentation.cpp LIBS cs::app)
