@@ -604,6 +604,11 @@ int main(int argc, char** argv)
   }
   if (!args.trace.isEmpty())
     openStartTrace(window, args);
-  QTimer::singleShot(0, &window, &MainWindow::offerRecovery);
+  QTimer::singleShot(0, &window, [&window, firstDocument = args.file.isEmpty()] {
+    window.offerRecovery();
+    // A first start without a file opens the gallery over the example: where to begin.
+    if (firstDocument && !window.document()->isModified())
+      window.offerGalleryOnFirstStart();
+  });
   return QApplication::exec();
 }

@@ -141,6 +141,9 @@ public:
   /// Makes `choice` the document (a new, unsaved one) and enters teaching mode on it; the error
   /// when the algorithm does not exist for the choice. Does not ask about unsaved changes.
   QString openInTeachingMode(const GalleryChoice& choice);
+  /// The gallery as a start page: opened once, on the first start without a file to open (the
+  /// setting "teach/galleryOffered" remembers it). True when it opened.
+  bool offerGalleryOnFirstStart();
   /// Shows or hides the Teaching dock (Teach › Teaching Mode) on the open document.
   void setTeachingMode(bool on);
   /// Teach › Presentation Mode: teaching mode (turned on if off) in a window of its own with the

@@ -12,6 +12,7 @@
 #include <QDockWidget>
 #include <QMenu>
 #include <QMenuBar>
+#include <QSettings>
 #include <QStatusBar>
 
 namespace cs::editor {
@@ -19,6 +20,7 @@ namespace cs::editor {
 namespace {
 
 constexpr int kStatusMessageMs = 5000;
+constexpr auto kGalleryOfferedKey = "teach/galleryOffered";
 
 int drawnGpus(const Document& document)
 {
@@ -94,6 +96,16 @@ GalleryDialog* MainWindow::createGalleryDialog()
   auto* dialog = new GalleryDialog(m_document->state().design.topology, this);
   dialog->setAttribute(Qt::WA_DeleteOnClose);
   return dialog;
+}
+
+bool MainWindow::offerGalleryOnFirstStart()
+{
+  QSettings settings;
+  if (settings.value(kGalleryOfferedKey, false).toBool())
+    return false;
+  settings.setValue(kGalleryOfferedKey, true);
+  showGalleryFromMenu();
+  return true;
 }
 
 void MainWindow::showGalleryFromMenu()

@@ -33,6 +33,7 @@ private slots:
   void unsupportedRanksDisableOpen();
   void currentDrawingNeedsItsGpuCount();
   void openInTeachingModeBuildsTheChoice();
+  void offeredOnceAsAStartPage();
 };
 
 void TestGallery::everyAlgorithmHasACard()
@@ -199,6 +200,22 @@ void TestGallery::openInTeachingModeBuildsTheChoice()
                .isEmpty());
   window->setTeachingMode(false);
   QVERIFY(!window->teachingView());
+}
+
+void TestGallery::offeredOnceAsAStartPage()
+{
+  QTemporaryDir dir;
+  auto window = test::openIsolatedRingWindow(dir, "tst_gallery_start");
+  QVERIFY(window);
+  QVERIFY(window->offerGalleryOnFirstStart());
+  auto* gallery = window->findChild<GalleryDialog*>();
+  QVERIFY(gallery);
+  QVERIFY(gallery->isVisible());
+  gallery->reject();
+  // Remembered across windows (the setting), so the next start goes straight to the example.
+  auto second = test::openIsolatedRingWindow(dir, "tst_gallery_start");
+  QVERIFY(!second->offerGalleryOnFirstStart());
+  QVERIFY(!window->offerGalleryOnFirstStart());
 }
 
 QTEST_MAIN(TestGallery)
