@@ -5,6 +5,7 @@
 #include "catalogue/catalogue.h"
 #include "check/checker.h"
 #include "check/schedulecheck.h"
+#include "check/topologyfit.h"
 #include "compile/lower.h"
 #include "io/designdocument.h"
 #include "io/mscclxmlwriter.h"
@@ -28,6 +29,7 @@ struct GenerateOptions {
   std::string protocol = "Simple";
   std::string dialect = "executor";
   std::string gpu;
+  std::string topology; ///< a preset or file the design document is drawn on
   std::string output;
 };
 
@@ -146,6 +148,39 @@ int writeLowered(const GenerateOptions& options, const AlgorithmInfo& algorithm,
   return Ok;
 }
 
+/// Writes `schedule` as a design document, drawn on --topology when given (which must route
+/// every exchange: an example that cannot run teaches the wrong thing).
+int writeDesign(const GenerateOptions& options, const AlgorithmInfo& info, const Schedule& schedule)
+{
+  DesignDocument document;
+  document.schedule = schedule;
+  document.notes = std::string(info.title) + ": " + std::string(info.summary);
+  document.gpu = chosenGpu(options.gpu);
+  if (!loadTopologyOption(options.topology, document.topology))
+    return UsageError;
+  if (document.topology) {
+    Diagnostics fit;
+    checkTopologyFit(*document.topology, schedule.ranks, scheduleExchanges(schedule), fit);
+    if (fit.hasErrors()) {
+      printDiagnostics(std::cerr, options.topology, fit.items());
+      std::cerr << "cstudio generate: " << info.key << " cannot run on " << options.topology
+                << "; nothing written\n";
+      return UsageError;
+    }
+  }
+  if (const std::string failure =
+          writeTextFileAtomically(options.output, writeDesignDocument(document));
+      !failure.empty()) {
+    std::cerr << "cstudio generate: " << failure << '\n';
+    return UsageError;
+  }
+  std::cout << "wrote " << options.output << ": " << schedule.name << " (" << schedule.ranks
+            << " ranks, " << schedule.stepCount() << " steps, " << schedule.transfers.size()
+            << " transfers" << (document.topology ? ", on " + options.topology : std::string())
+            << ")\n";
+  return Ok;
+}
+
 int runGenerate(const GenerateOptions& options)
 {
   if (options.list)
@@ -188,21 +223,12 @@ int runGenerate(const GenerateOptions& options)
     std::cerr << "cstudio generate: the generated schedule is wrong; nothing written\n";
     return Problems;
   }
-  if (json) {
-    DesignDocument document;
-    document.schedule = schedule;
-    document.notes = std::string(info->title) + ": " + std::string(info->summary);
-    document.gpu = chosenGpu(options.gpu);
-    if (const std::string failure =
-            writeTextFileAtomically(options.output, writeDesignDocument(document));
-        !failure.empty()) {
-      std::cerr << "cstudio generate: " << failure << '\n';
-      return UsageError;
-    }
-    std::cout << "wrote " << options.output << ": " << schedule.name << " (" << schedule.ranks
-              << " ranks, " << schedule.stepCount() << " steps, " << schedule.transfers.size()
-              << " transfers)\n";
-    return Ok;
+  if (json)
+    return writeDesign(options, *info, schedule);
+  if (!options.topology.empty()) {
+    std::cerr << "cstudio generate: --topology applies to design documents (-o FILE.json); "
+                 "MSCCL XML has no topology\n";
+    return UsageError;
   }
 
   return writeLowered(options, *info, generator, schedule);
@@ -243,6 +269,11 @@ Runner addGenerateCommand(CLI::App& app)
       ->check(CLI::IsMember({"classic", "executor", "rccl"}))
       ->capture_default_str();
   addGpuOption(command, options->gpu);
+  command
+      ->add_option("--topology", options->topology,
+                   "With -o FILE.json: draw the design on this topology (a preset, see cstudio "
+                   "topology --list, or a topology file); it must route every exchange")
+      ->type_name("PRESET|FILE");
   command
       ->add_option("-o,--output", options->output,
                    "File to write: .xml (lowered MSCCL XML) or .json (design document)")

@@ -1,12 +1,15 @@
 // `cstudio generate` over the catalogue: --list, --explain, unsupported rank counts (exit 2 with
 // the reason), .xml output that `cstudio validate` accepts, .json design documents that read
-// back to a Schedule passing the Schedule checks.
+// back to a Schedule passing the Schedule checks, drawn on --topology only when it routes every
+// exchange; and the gallery examples the build writes cover the whole catalogue.
 
 #include "catalogue/catalogue.h"
 #include "check/schedulecheck.h"
+#include "check/topologyfit.h"
 #include "io/designdocument.h"
 #include "support/cli.h"
 
+#include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
@@ -30,6 +33,8 @@ private slots:
   void writesValidXml();
   void writesDesignDocument();
   void refusalNamesTheLimit();
+  void designDocumentOnATopology();
+  void galleryExamplesCoverTheCatalogue();
 
 private:
   QTemporaryDir m_dir;
@@ -138,6 +143,66 @@ void Test_generatecommand::writesDesignDocument()
   options.ranks = 6;
   QCOMPARE(read.document->schedule, *generateAlgorithm("bruck-alltoall", options).schedule);
   QVERIFY(checkSchedule(read.document->schedule).diagnostics.empty());
+}
+
+void Test_generatecommand::designDocumentOnATopology()
+{
+  const QString file = m_dir.filePath("hd.csdesign.json");
+  Run run = cstudio({"generate", "halving-doubling-allreduce", "--ranks", "8", "--topology",
+                     "fully-connected-8", "-o", file});
+  QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+  QVERIFY(run.out.contains("on fully-connected-8"));
+  const QByteArray text = readFile(file);
+  const DesignReadResult read =
+      readDesignDocument(std::string_view(text.constData(), static_cast<std::size_t>(text.size())));
+  QVERIFY(read.document);
+  QVERIFY(read.document->topology);
+  QCOMPARE(read.document->topology->rankCount(), 8);
+
+  // A ring's GPUs do not forward halving-doubling's distance-4 exchange: refused, nothing written.
+  const QString refused = m_dir.filePath("hd-ring.csdesign.json");
+  run = cstudio({"generate", "halving-doubling-allreduce", "--ranks", "8", "--topology", "ring-8",
+                 "-o", refused});
+  QCOMPARE(run.exitCode, 2);
+  QVERIFY2(run.err.contains("rank 0 → rank 4: no path") && run.err.contains("nothing written"),
+           qPrintable(run.err));
+  QVERIFY(!QFile::exists(refused));
+  // XML has no topology; an unknown preset is named.
+  run = cstudio(
+      {"generate", "ring-allreduce", "--topology", "ring-4", "-o", m_dir.filePath("r.xml")});
+  QCOMPARE(run.exitCode, 2);
+  QVERIFY(run.err.contains("applies to design documents"));
+  run = cstudio(
+      {"generate", "ring-allreduce", "--topology", "nosuch", "-o", m_dir.filePath("r.json")});
+  QCOMPARE(run.exitCode, 2);
+  QVERIFY(run.err.contains("\"nosuch\""));
+}
+
+void Test_generatecommand::galleryExamplesCoverTheCatalogue()
+{
+#ifndef CSTUDIO_GALLERY_DIR
+  QSKIP("this build writes no gallery examples (sanitizer and fuzzing builds)");
+#else
+  const QDir gallery(CSTUDIO_GALLERY_DIR);
+  for (const AlgorithmInfo& info : algorithmCatalog()) {
+    const QString key = QString::fromUtf8(info.key.data(), static_cast<qsizetype>(info.key.size()));
+    const QStringList files = gallery.entryList({key + "-*.csdesign.json"}, QDir::Files);
+    QVERIFY2(files.size() == 1, qPrintable(key + ": " + files.join(", ")));
+    const QByteArray text = readFile(gallery.filePath(files.front()));
+    const DesignReadResult read = readDesignDocument(
+        std::string_view(text.constData(), static_cast<std::size_t>(text.size())));
+    QVERIFY2(read.document, qPrintable(files.front()));
+    QVERIFY2(read.document->topology, qPrintable(files.front()));
+    QCOMPARE(read.document->topology->rankCount(), read.document->schedule.ranks);
+    QCOMPARE(read.document->schedule.collective, info.collective);
+    Diagnostics fit;
+    checkTopologyFit(*read.document->topology, read.document->schedule.ranks,
+                     scheduleExchanges(read.document->schedule), fit);
+    QVERIFY2(!fit.hasErrors(), qPrintable(files.front()));
+  }
+  QCOMPARE(gallery.entryList(QDir::Files).size(),
+           static_cast<qsizetype>(algorithmCatalog().size()));
+#endif
 }
 
 QTEST_GUILESS_MAIN(Test_generatecommand)
