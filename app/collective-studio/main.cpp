@@ -14,6 +14,7 @@
 
 #include "compare/comparewindow.h"
 #include "document/document.h"
+#include "model/topologypresets.h"
 #include "panels/problemspanel.h"
 #include "replaywindow.h"
 #include "session/documenttrace.h"
@@ -278,6 +279,12 @@ int exportStartAnimation(MainWindow& window, const Arguments& args)
       cs::visualizer::animationTarget(args.exportAnimation, &error);
   if (target)
     error = cs::visualizer::checkAnimationOptions(args.animation, target->format);
+  std::string presetError;
+  if (error.isEmpty() && !args.animation.topologyPreset.isEmpty() &&
+      !cs::makePresetTopology(args.animation.topologyPreset.toStdString(), {}, &presetError)) {
+    error = QStringLiteral("--topology %1: %2")
+                .arg(args.animation.topologyPreset, QString::fromStdString(presetError));
+  }
   if (!error.isEmpty()) {
     printError(error);
     return kUsageError;

@@ -131,6 +131,7 @@ bool Mp4Writer::open(QString* error)
   }
   if (!m_file.open(error))
     return false;
+  av_log_set_level(AV_LOG_ERROR); // the encoders' statistics are not for our users
   m_encoder = std::make_unique<Encoder>();
   Encoder& e = *m_encoder;
   const QByteArray path = QFile::encodeName(m_file.stagingPath());
