@@ -25,6 +25,7 @@
 #include "views/linkchart.h"
 #include "views/topologyplaybackview.h"
 #include "window/commandline.h"
+#include "window/exportanimationdialog.h"
 #include "window/exportdialog.h"
 #include "window/mainwindow.h"
 #include "window/windowicons.h"
@@ -51,16 +52,10 @@ using cs::editor::Arguments;
 using cs::editor::MainWindow;
 using cs::editor::printError;
 
-/// Draws the Export dialog, as it would open for the window's document, over `shot`.
-void paintExportDialog(cs::editor::MainWindow& window, QPixmap& shot)
+/// Draws `dialog`, laid out as it would open over the window, over `shot` (the window behind
+/// darkened as behind a modal dialog).
+void paintDialogOver(QDialog& dialog, QPixmap& shot)
 {
-  const std::optional<cs::Program>& program = window.document()->shownProgram();
-  if (!program)
-    return;
-  cs::editor::ExportDialog dialog(*program, window.document()->lowering().dialect,
-                                  QFileInfo(window.document()->displayName()).completeBaseName() +
-                                      QStringLiteral(".xml"),
-                                  &window);
   dialog.adjustSize();
   dialog.show();
   QCoreApplication::processEvents();
@@ -75,6 +70,24 @@ void paintExportDialog(cs::editor::MainWindow& window, QPixmap& shot)
   painter.drawPixmap(at, picture);
 }
 
+/// Draws the dialog --dialog names (export, animation), as it would open for the window's
+/// document, over `shot`.
+void paintDialog(cs::editor::MainWindow& window, const QString& name, QPixmap& shot)
+{
+  const QString base = QFileInfo(window.document()->displayName()).completeBaseName();
+  if (name == QLatin1String("animation")) {
+    cs::editor::ExportAnimationDialog dialog(base, &window);
+    paintDialogOver(dialog, shot);
+    return;
+  }
+  const std::optional<cs::Program>& program = window.document()->shownProgram();
+  if (!program)
+    return;
+  cs::editor::ExportDialog dialog(*program, window.document()->lowering().dialect,
+                                  base + QStringLiteral(".xml"), &window);
+  paintDialogOver(dialog, shot);
+}
+
 void setIdentity()
 {
   QCoreApplication::setOrganizationName(QStringLiteral("CollectiveStudio"));
@@ -87,6 +100,7 @@ void setIdentity()
                                                cs::editor::drawnIcon(cs::editor::WindowIcon::App)));
 }
 
+/// Opens FILE, or the built-in example when there is none or it cannot be read; returns why FILE
 /// could not be opened (empty when it was, or when there was none).
 QString openStartDocument(MainWindow& window, const QString& file, bool screenshot)
 {
@@ -126,14 +140,14 @@ bool activateProblem(MainWindow& window, const QString& text)
 int takeScreenshot(QApplication& app, MainWindow& window, const Arguments& args)
 {
   const QString out = args.screenshotPath;
-  const bool withExportDialog = args.exportDialog;
+  const QString dialog = args.overDialog;
   // After the first event-loop turn the window is laid out and the views have built what they
   // build lazily; a second turn lets anything they scheduled from there run too.
-  QTimer::singleShot(0, &window, [&window, &app, out, withExportDialog] {
+  QTimer::singleShot(0, &window, [&window, &app, out, dialog] {
     QCoreApplication::processEvents();
     QPixmap shot = window.grab();
-    if (withExportDialog)
-      paintExportDialog(window, shot);
+    if (!dialog.isEmpty())
+      paintDialog(window, dialog, shot);
     if (!shot.save(out, "PNG")) {
       printError(QStringLiteral("cannot write the screenshot %1").arg(out));
       app.exit(kWriteError);

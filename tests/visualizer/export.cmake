@@ -17,3 +17,7 @@ target_include_directories(tst_exportanimationcli PRIVATE ${CMAKE_CURRENT_SOURCE
 target_compile_definitions(tst_exportanimationcli PRIVATE
   COLLECTIVE_STUDIO="$<TARGET_FILE:collective-studio>")
 add_dependencies(tst_exportanimationcli collective-studio)
+# File › Export Animation…: the dialog and MainWindow::exportAnimationTo.
+cstudio_add_test(tst_exportanimationwindow SOURCES visualizer/export/tst_exportanimationwindow.cpp
+                 LIBS cs::app GIF::GIF)
+target_include_directories(tst_exportanimationwindow PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/visualizer)

@@ -67,7 +67,8 @@ void addOptions(QCommandLineParser& parser)
       {QStringLiteral("size"), QStringLiteral("Window size, default 1400x900."),
        QStringLiteral("WxH"), QStringLiteral("1400x900")},
       {QStringLiteral("dialog"),
-       QStringLiteral("With --screenshot: also open this dialog over the window (export), "
+       QStringLiteral("With --screenshot: also open this dialog over the window (export, or "
+                      "animation: File > Export Animation), "
                       "show the Run dock (run), screenshot the Benchmark Sweep window after "
                       "a sweep of 1 KiB..4 MiB on the simulator and the CPU (sweep), or "
                       "Help > About alone (about)."),
@@ -274,11 +275,13 @@ bool parseArguments(Arguments& args)
     return false;
   }
   const QString dialog = parser.value(QStringLiteral("dialog"));
-  if (parser.isSet(QStringLiteral("dialog")) && dialog != QLatin1String("export") &&
-      dialog != QLatin1String("run") && dialog != QLatin1String("sweep") &&
-      dialog != QLatin1String("about")) {
-    printError(
-        QStringLiteral("--dialog must be export, run, sweep or about, not \"%1\"").arg(dialog));
+  const QStringList dialogs = {QStringLiteral("export"), QStringLiteral("animation"),
+                               QStringLiteral("run"), QStringLiteral("sweep"),
+                               QStringLiteral("about")};
+  if (parser.isSet(QStringLiteral("dialog")) && !dialogs.contains(dialog)) {
+    printError(QStringLiteral("--dialog must be export, animation, run, sweep or about, not "
+                              "\"%1\"")
+                   .arg(dialog));
     return false;
   }
   args.file = parser.positionalArguments().value(0);
@@ -291,7 +294,8 @@ bool parseArguments(Arguments& args)
   args.sizeSet = parser.isSet(QStringLiteral("size"));
   if (args.sizeSet) // else the animation's own default, 1280x720
     args.animation.size = *size;
-  args.exportDialog = dialog == QLatin1String("export");
+  if (dialog == QLatin1String("export") || dialog == QLatin1String("animation"))
+    args.overDialog = dialog;
   args.runDock = dialog == QLatin1String("run");
   args.sweepWindow = dialog == QLatin1String("sweep");
   args.aboutBox = dialog == QLatin1String("about");

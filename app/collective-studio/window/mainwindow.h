@@ -41,6 +41,7 @@ struct Problem;
 }
 
 namespace cs::visualizer {
+struct AnimationOptions;
 class ReplaySession;
 class ReplayWindow;
 class RunPanel;
@@ -108,6 +109,9 @@ public:
   QString exportDotTo(const QString& path);
   /// Writes the topology canvas as SVG or PNG (by the extension of `path`).
   QString exportTopologyImageTo(const QString& path);
+  /// Exports the document's simulated playback as an animation (GIF, MP4, PNG sequence, SVG per
+  /// step, by the extension of `path`) under a progress dialog with Cancel; the error, or "".
+  QString exportAnimationTo(const QString& path, const visualizer::AnimationOptions& options);
   /// Opens a Chrome trace of a run of the shown program in a replay window of its own.
   QString openTrace(const QString& path);
   /// Opens two Chrome traces of runs of the shown program side by side in a compare window of
@@ -231,6 +235,10 @@ private:
   bool showsLibraryVersion(qint64 algorithmId, int number) const;
   /// The Runs list's double-click: asks about unsaved changes when the version must be opened.
   void replayStoredRun(qint64 algorithmId, int number, qint64 runId);
+
+  // mainwindowanimation.cpp
+  /// File › Export Animation…: the dialog, then exportAnimationTo.
+  void exportAnimationFromDialog();
 
   // mainwindowhelp.cpp
   void showAbout();
