@@ -113,7 +113,7 @@ void exportFrames(AnimationSource& source, AnimationRenderer& renderer,
   result.ok = true;
 }
 
-/// One SVG per step, each showing the step finished.
+/// One SVG per step, each the step's last frame (the step all but finished).
 void exportSvgSteps(AnimationSource& source, AnimationRenderer& renderer,
                     const AnimationTarget& target, const AnimationControl& control,
                     AnimationExport& result)
@@ -127,7 +127,8 @@ void exportSvgSteps(AnimationSource& source, AnimationRenderer& renderer,
       result.cancelled = true;
       return;
     }
-    renderer.setTime(source.steps[static_cast<std::size_t>(step)].endUs);
+    renderer.setTime(frameTime(source.steps[static_cast<std::size_t>(step)],
+                               result.framesPerStep - 1, result.framesPerStep));
     const QString name = sequenceName(target.name, step, digits, QStringLiteral("svg"));
     QSvgGenerator svg;
     svg.setFileName(folder.stagingPath(name));

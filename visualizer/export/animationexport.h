@@ -5,7 +5,7 @@
 // replay cursor across that step's span of the run, N = frames per step = fps × seconds per step
 // (rounded, at least 1), so an export has exactly steps × N frames. The frames of the chosen
 // view(s) (animationrenderer.h) go to an animated GIF, an MP4 (when built with FFmpeg) or a PNG
-// sequence; SVG writes one picture per step (the step finished). The output appears whole or not
+// sequence; SVG writes one picture per step (its last frame). The output appears whole or not
 // at all: cancel and errors leave no file.
 
 #include "animationrenderer.h"

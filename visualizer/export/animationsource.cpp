@@ -109,7 +109,7 @@ std::vector<StepSpan> stepSpans(const Trace& trace, const std::vector<int>& even
 double frameTime(const StepSpan& span, int frame, int framesPerStep)
 {
   const int frames = std::max(framesPerStep, 1);
-  return span.startUs + (span.endUs - span.startUs) * (frame + 1) / frames;
+  return span.startUs + (span.endUs - span.startUs) * (frame + 0.5) / frames;
 }
 
 AnimationSourceResult makeAnimationSource(const editor::Document& document,

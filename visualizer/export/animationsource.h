@@ -50,8 +50,10 @@ AnimationSourceResult makeAnimationSource(const editor::Document& document,
 std::vector<StepSpan> stepSpans(const Trace& trace, const std::vector<int>& eventSteps,
                                 int stepCount);
 
-/// The cursor time of frame `frame` (0-based) of `framesPerStep` in `span`: the last frame
-/// shows the step finished, the others evenly before it.
+/// The cursor time of frame `frame` (0-based) of `framesPerStep` in `span`: the middles of N
+/// equal slices of it. Never its ends: at a step's end the next step (already started on some
+/// ranks) is the one the timeline marks as current, so every frame shows the step it is
+/// captioned with.
 double frameTime(const StepSpan& span, int frame, int framesPerStep);
 
 } // namespace cs::visualizer

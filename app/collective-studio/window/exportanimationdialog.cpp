@@ -125,7 +125,7 @@ void ExportAnimationDialog::updateSummary()
   if (ext == QLatin1String("png"))
     text += tr(" The frames are numbered NAME-0001.png, NAME-0002.png, … beside the name given.");
   else if (ext == QLatin1String("svg"))
-    text = tr("One picture per step, the step finished: NAME-01.svg, NAME-02.svg, …");
+    text = tr("One picture per step (its last frame): NAME-01.svg, NAME-02.svg, …");
   m_summary->setText(text);
 }
 

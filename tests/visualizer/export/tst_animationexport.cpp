@@ -121,8 +121,8 @@ void Test_animationexport::stepSpansMoveForward()
   QCOMPARE(spans[2].endUs, 10.0); // empty
   QCOMPARE(spans[3].startUs, 10.0);
   QCOMPARE(spans[3].endUs, 20.0);
-  QCOMPARE(frameTime(spans[3], 0, 2), 15.0);
-  QCOMPARE(frameTime(spans[3], 1, 2), 20.0); // the last frame shows the step finished
+  QCOMPARE(frameTime(spans[3], 0, 2), 12.5); // the middles of two halves
+  QCOMPARE(frameTime(spans[3], 1, 2), 17.5);
 }
 
 void Test_animationexport::sourceHasTheScheduleSteps()
