@@ -11,14 +11,12 @@
 //   cs_animationbench [--ranks N] [--size WxH] [--fps N] [--view topology|timeline|both]
 //                     [--keep DIR]   (write the files into DIR and keep them)
 
+#include "animationfixture.h" // the tests' document: the catalogue ring on ring-N
 #include "document/document.h"
 #include "export/animationexport.h"
 #include "export/animationrenderer.h"
 #include "export/animationsource.h"
 #include "export/mp4writer.h"
-
-#include "catalogue/catalogue.h"
-#include "model/topologypresets.h"
 
 #include <QApplication>
 #include <QDir>
@@ -31,6 +29,7 @@
 
 using namespace cs;
 using namespace cs::visualizer;
+using cs::visualizer::test::ringDocument;
 
 namespace {
 
@@ -64,17 +63,6 @@ Options parse(const QStringList& arguments)
     ++i;
   }
   return options;
-}
-
-std::unique_ptr<editor::Document> ringDocument(int ranks)
-{
-  editor::DocumentState state;
-  state.design.schedule = *generateAlgorithm("ring-allreduce", {.ranks = ranks}).schedule;
-  state.design.topology = makePresetTopology("ring-" + std::to_string(ranks));
-  auto document = std::make_unique<editor::Document>();
-  document->reset(std::move(state), {});
-  document->waitForAnalysis();
-  return document;
 }
 
 /// Renders every frame of the export to an image and drops it: the baseline. Returns ms.
