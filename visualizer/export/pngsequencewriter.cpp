@@ -28,7 +28,7 @@ bool PngSequenceWriter::addFrame(const QImage& frame, QString* error)
 {
   const QString file = sequenceName(m_name, m_written, m_digits, QStringLiteral("png"));
   if (!frame.save(m_folder.stagingPath(file), "PNG")) {
-    *error = QObject::tr("cannot write %1 (is the disk full?)").arg(m_folder.stagingPath(file));
+    *error = QObject::tr("cannot write %1 (is the disk full?)").arg(m_folder.targetPath(file));
     return false;
   }
   m_folder.add(file);

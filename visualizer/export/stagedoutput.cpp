@@ -129,6 +129,11 @@ QString StagedFolder::stagingPath(const QString& name) const
   return m_staging ? m_staging->filePath(name) : QString();
 }
 
+QString StagedFolder::targetPath(const QString& name) const
+{
+  return QDir(m_folder).filePath(name);
+}
+
 bool StagedFolder::commit(QString* error)
 {
   if (!m_staging || !QDir().mkpath(m_folder)) {
@@ -137,7 +142,7 @@ bool StagedFolder::commit(QString* error)
   }
   for (const QString& name : m_names) {
     QString reason;
-    const QString target = QDir(m_folder).filePath(name);
+    const QString target = targetPath(name);
     if (!renameOver(m_staging->filePath(name), target, &reason)) {
       *error = QObject::tr("cannot write %1: %2").arg(target, reason);
       return false;
@@ -150,7 +155,7 @@ QStringList StagedFolder::committedPaths() const
 {
   QStringList paths;
   for (const QString& name : m_names)
-    paths << QDir(m_folder).filePath(name);
+    paths << targetPath(name);
   return paths;
 }
 

@@ -54,6 +54,8 @@ public:
   bool open(QString* error);
   /// Where to write file `name` until commit().
   QString stagingPath(const QString& name) const;
+  /// Where file `name` goes on commit().
+  QString targetPath(const QString& name) const;
   /// Records `name` as written (commit() moves exactly these).
   void add(const QString& name) { m_names << name; }
   /// Moves every file added into the target folder; false with the reason.

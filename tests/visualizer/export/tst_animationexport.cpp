@@ -17,7 +17,10 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <sys/resource.h>
 #include <unistd.h>
+
+#include <csignal>
 
 #ifdef CSTUDIO_HAVE_FFMPEG
 extern "C" {
@@ -66,6 +69,8 @@ private slots:
   void pngSequenceHasAFilePerFrame();
   void svgHasAValidPicturePerStep();
   void unwritableTargetNamesItAndLeavesNothing();
+  void fullDiskLeavesNothing_data();
+  void fullDiskLeavesNothing();
   void cancelLeavesNothing_data();
   void cancelLeavesNothing();
   void badOptionsAreRefused();
@@ -284,6 +289,40 @@ void Test_animationexport::unwritableTargetNamesItAndLeavesNothing()
   QVERIFY(!result.ok);
   QVERIFY2(result.error.contains(locked + "/ring.gif"), qPrintable(result.error));
   QVERIFY(everything(locked).isEmpty());
+}
+
+void Test_animationexport::fullDiskLeavesNothing_data()
+{
+  QTest::addColumn<QString>("out");
+  QTest::newRow("gif") << "ring.gif";
+  QTest::newRow("png") << "frames/";
+  if (mp4Supported())
+    QTest::newRow("mp4") << "ring.mp4";
+}
+
+void Test_animationexport::fullDiskLeavesNothing()
+{
+  // A full disk, as a write sees it: a file size limit (RLIMIT_FSIZE) with SIGXFSZ ignored makes
+  // every write past it fail (EFBIG) as writes to a full disk fail (ENOSPC).
+  QFETCH(QString, out);
+  QTemporaryDir dir;
+  const std::unique_ptr<editor::Document> document = ringDocument(4);
+  AnimationOptions options = smallOptions();
+  options.size = QSize(640, 360);
+  rlimit before{};
+  QCOMPARE(::getrlimit(RLIMIT_FSIZE, &before), 0);
+  const auto previousHandler = std::signal(SIGXFSZ, SIG_IGN);
+  rlimit small = before;
+  small.rlim_cur = 16 * 1024; // smaller than one frame
+  QCOMPARE(::setrlimit(RLIMIT_FSIZE, &small), 0);
+  const AnimationExport result = exportAnimation(*document, dir.filePath(out), options);
+  ::setrlimit(RLIMIT_FSIZE, &before);
+  std::signal(SIGXFSZ, previousHandler);
+  QVERIFY(!result.ok);
+  QVERIFY(!result.cancelled);
+  qInfo("%s", qPrintable(result.error));
+  QVERIFY2(result.error.contains(QDir::cleanPath(dir.filePath(out))), qPrintable(result.error));
+  QVERIFY2(everything(dir.path()).isEmpty(), qPrintable(everything(dir.path()).join(", ")));
 }
 
 void Test_animationexport::cancelLeavesNothing_data()
