@@ -81,4 +81,11 @@ shot "$out/guide-why-compare.png" --view compare --trace "$work/tree8-sim.json" 
   --compare "$work/tree8-cpu.json" "$work/tree8.json"
 shot "$out/guide-why-sweep.png" --dialog sweep --sweep-sizes 4K:256M --sweep-backends simulate \
   --sweep-also "$work/tree8.json" "$work/ring8.json"
-echo "wrote $(ls "$out"/guide-*.png | wc -l) pictures to $out"
+
+# 6. Exporting an animation for slides: the dialog, and one frame (step 7 finished) of the 8-rank
+#    ring's export at 1280x720, topology and timeline side by side, on the ring-8 preset.
+shot "$out/teaching-export-dialog.png" --size 1200x760 --dialog animation "$work/ring8.json"
+"$studio" "$work/ring8.json" --topology ring-8 --export-animation "$work/frames/" --fps 1 \
+  --size 1280x720 >/dev/null
+cp "$work/frames/frame-0008.png" "$out/teaching-export-frame.png"
+echo "wrote $(ls "$out"/guide-*.png "$out"/teaching-*.png | wc -l) pictures to $out"

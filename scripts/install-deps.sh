@@ -6,6 +6,7 @@ set -eu
 packages="build-essential cmake ninja-build ccache pkg-config git
   libpugixml-dev nlohmann-json3-dev rapidjson-dev libcli11-dev libsqlite3-dev zlib1g-dev libgraphviz-dev
   qt6-base-dev qt6-base-dev-tools qt6-svg-dev qt6-charts-dev libqt6opengl6-dev fonts-dejavu-core
+  libgif-dev libavcodec-dev libavformat-dev libswscale-dev libavutil-dev
   clang libclang-rt-14-dev clang-format clang-tidy
   librsvg2-bin help2man dpkg-dev lintian desktop-file-utils appstream shared-mime-info man-db
   bash-completion zsh fish"

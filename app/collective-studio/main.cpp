@@ -6,13 +6,15 @@
 // its views at --at instead of the main window); --compare B.json adds a second run to compare
 // with it (designed vs measured), and --view compare screenshots that comparison. --dialog sweep
 // opens the Benchmark Sweep window; with --screenshot it runs a small sweep there first.
+// --export-animation OUT writes FILE's simulated playback as a GIF, MP4, PNG sequence or SVGs
+// (visualizer/export) and exits. The options are parsed in window/commandline.cpp.
 //
-// Exit codes, as cstudio's: 0 success, 1 the screenshot could not be written, 2 bad arguments, an
-// unreadable FILE or a trace that does not fit it.
+// Exit codes, as cstudio's: 0 success, 1 the screenshot or animation could not be written, 2 bad
+// arguments, an unreadable FILE or a trace that does not fit it.
 
 #include "compare/comparewindow.h"
 #include "document/document.h"
-#include "io/bytesize.h"
+#include "model/topologypresets.h"
 #include "panels/problemspanel.h"
 #include "replaywindow.h"
 #include "session/documenttrace.h"
@@ -24,20 +26,20 @@
 #include "views/ganttview.h"
 #include "views/linkchart.h"
 #include "views/topologyplaybackview.h"
+#include "window/commandline.h"
+#include "window/exportanimationdialog.h"
 #include "window/exportdialog.h"
 #include "window/gallerydialog.h"
 #include "window/mainwindow.h"
 #include "window/windowicons.h"
 
 #include <QApplication>
-#include <QCommandLineParser>
 #include <QDockWidget>
 #include <QEventLoop>
 #include <QFileInfo>
 #include <QIcon>
 #include <QMessageBox>
 #include <QPainter>
-#include <QRegularExpression>
 #include <QTimer>
 
 #include <cstdio>
@@ -49,43 +51,14 @@ namespace {
 constexpr int kUsageError = 2;
 constexpr int kWriteError = 1;
 
+using cs::editor::Arguments;
 using cs::editor::MainWindow;
+using cs::editor::printError;
 
-void printError(const QString& message)
+/// Draws `dialog`, laid out as it would open over the window, over `shot` (the window behind
+/// darkened as behind a modal dialog).
+void paintDialogOver(QDialog& dialog, QPixmap& shot)
 {
-  std::fprintf(stderr, "collective-studio: %s\n", qPrintable(message));
-}
-
-std::optional<MainWindow::View> parseView(const QString& name)
-{
-  if (name == QLatin1String("topology"))
-    return MainWindow::View::Topology;
-  if (name == QLatin1String("timeline"))
-    return MainWindow::View::Timeline;
-  if (name == QLatin1String("program"))
-    return MainWindow::View::Program;
-  return std::nullopt;
-}
-
-std::optional<QSize> parseSize(const QString& text)
-{
-  const QRegularExpressionMatch match =
-      QRegularExpression(QStringLiteral("^(\\d{2,5})x(\\d{2,5})$")).match(text);
-  if (!match.hasMatch())
-    return std::nullopt;
-  return QSize(match.captured(1).toInt(), match.captured(2).toInt());
-}
-
-/// Draws the Export dialog, as it would open for the window's document, over `shot`.
-void paintExportDialog(cs::editor::MainWindow& window, QPixmap& shot)
-{
-  const std::optional<cs::Program>& program = window.document()->shownProgram();
-  if (!program)
-    return;
-  cs::editor::ExportDialog dialog(*program, window.document()->lowering().dialect,
-                                  QFileInfo(window.document()->displayName()).completeBaseName() +
-                                      QStringLiteral(".xml"),
-                                  &window);
   dialog.adjustSize();
   dialog.show();
   QCoreApplication::processEvents();
@@ -100,35 +73,23 @@ void paintExportDialog(cs::editor::MainWindow& window, QPixmap& shot)
   painter.drawPixmap(at, picture);
 }
 
-/// What the command line asks for, once checked.
-struct Arguments {
-  QString file;
-  QString libraryPath;
-  bool screenshot = false;
-  QString screenshotPath;
-  MainWindow::View view = MainWindow::View::Timeline;
-  bool viewSet = false;
-  QSize size;
-  bool sizeSet = false;
-  bool exportDialog = false;
-  bool runDock = false;      ///< --dialog run: the Run dock shown
-  bool sweepWindow = false;  ///< --dialog sweep: the Benchmark Sweep window
-  bool aboutBox = false;     ///< --dialog about: Help › About alone
-  bool gallery = false;      ///< --dialog gallery: Teach › Gallery alone
-  bool teaching = false;     ///< --dialog teaching: teaching mode, at step 2 for screenshots
-  bool presentation = false; ///< --dialog presentation[-dark]: presentation mode, at step 2
-  bool presentationDark = false;
-  bool problemSet = false;
-  QString problem; ///< --activate-problem as given
-  QString trace;   ///< --trace: a recorded run of FILE's program to replay
-  QString compare; ///< --compare: a second run to compare --trace with
-  QString replayView = QStringLiteral("playback"); ///< --view with --trace
-  std::optional<double> atUs;                      ///< --at: the replay cursor
-  std::int64_t sweepMin = std::int64_t{1} << 10;   ///< --sweep-sizes MIN:MAX
-  std::int64_t sweepMax = std::int64_t{4} << 20;
-  QStringList sweepBackends; ///< --sweep-backends; empty: the window's choice
-  QString sweepAlso;         ///< --sweep-also: a second document swept into the same plot
-};
+/// Draws the dialog --dialog names (export, animation), as it would open for the window's
+/// document, over `shot`.
+void paintDialog(cs::editor::MainWindow& window, const QString& name, QPixmap& shot)
+{
+  const QString base = QFileInfo(window.document()->displayName()).completeBaseName();
+  if (name == QLatin1String("animation")) {
+    cs::editor::ExportAnimationDialog dialog(base, &window);
+    paintDialogOver(dialog, shot);
+    return;
+  }
+  const std::optional<cs::Program>& program = window.document()->shownProgram();
+  if (!program)
+    return;
+  cs::editor::ExportDialog dialog(*program, window.document()->lowering().dialect,
+                                  base + QStringLiteral(".xml"), &window);
+  paintDialogOver(dialog, shot);
+}
 
 void setIdentity()
 {
@@ -140,203 +101,6 @@ void setIdentity()
   // The installed icon (resources/collective-studio.svg) when the icon theme has it.
   QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral("collective-studio"),
                                                cs::editor::drawnIcon(cs::editor::WindowIcon::App)));
-}
-
-void addOptions(QCommandLineParser& parser)
-{
-  parser.setApplicationDescription(
-      QStringLiteral("Collective Studio: design, check and export GPU collective algorithms."));
-  parser.addHelpOption();
-  parser.addVersionOption();
-  parser.addPositionalArgument(
-      QStringLiteral("file"),
-      QStringLiteral("MSCCL XML or design document (.csdesign.json or .json) to open."),
-      QStringLiteral("[FILE]"));
-  parser.addOptions({
-      {QStringLiteral("library"),
-       QStringLiteral("The algorithm library (SQLite) to use instead of the default one."),
-       QStringLiteral("PATH")},
-      {QStringLiteral("screenshot"),
-       QStringLiteral("Render the window into a PNG once it is laid out, then exit."),
-       QStringLiteral("OUT.png")},
-      {QStringLiteral("view"),
-       QStringLiteral("The tab to show: topology, timeline or program; with --trace, the replay "
-                      "view to screenshot: playback (the whole replay window), gantt, "
-                      "buffers, topology or links."),
-       QStringLiteral("VIEW"), QStringLiteral("timeline")},
-      {QStringLiteral("trace"),
-       QStringLiteral("Replay this Chrome trace of a run of FILE's program (cstudio simulate "
-                      "--trace) in the visual debugger."),
-       QStringLiteral("T.json")},
-      {QStringLiteral("compare"),
-       QStringLiteral("With --trace: compare this second trace of a run of FILE's program with "
-                      "it (designed vs measured); --view compare screenshots the comparison."),
-       QStringLiteral("B.json")},
-      {QStringLiteral("at"), QStringLiteral("With --trace: put the replay cursor at this time."),
-       QStringLiteral("US")},
-      {QStringLiteral("size"), QStringLiteral("Window size, default 1400x900."),
-       QStringLiteral("WxH"), QStringLiteral("1400x900")},
-      {QStringLiteral("dialog"),
-       QStringLiteral("With --screenshot: also open this dialog over the window (export), "
-                      "show the Run dock (run), screenshot the Benchmark Sweep window after "
-                      "a sweep of 1 KiB..4 MiB on the simulator and the CPU (sweep), "
-                      "Help > About alone (about), Teach > Gallery alone (gallery), teaching "
-                      "mode (teaching) or presentation mode (presentation, presentation-dark); "
-                      "screenshots show them a few steps in."),
-       QStringLiteral("NAME")},
-      {QStringLiteral("sweep-sizes"),
-       QStringLiteral("With --dialog sweep: the sizes to sweep, MIN:MAX (powers of two, e.g. "
-                      "4K:256M; default 1K:4M)."),
-       QStringLiteral("MIN:MAX")},
-      {QStringLiteral("sweep-backends"),
-       QStringLiteral("With --dialog sweep: the backends to sweep, comma-separated (simulate, "
-                      "cpu, cuda, nccl)."),
-       QStringLiteral("LIST")},
-      {QStringLiteral("sweep-also"),
-       QStringLiteral("With --dialog sweep: then open this document and sweep it too, so the "
-                      "plot compares the two algorithms."),
-       QStringLiteral("FILE")},
-      {QStringLiteral("activate-problem"),
-       QStringLiteral("Activate the N-th problem (0-based) as a double-click would, before the "
-                      "screenshot."),
-       QStringLiteral("N")},
-  });
-}
-
-/// Checks --trace, --at and the replay --view into `args`; prints why and returns false.
-bool parseReplayArguments(const QCommandLineParser& parser, Arguments& args)
-{
-  args.trace = parser.value(QStringLiteral("trace"));
-  args.compare = parser.value(QStringLiteral("compare"));
-  if (args.trace.isEmpty()) {
-    if (!parser.isSet(QStringLiteral("at")) && !parser.isSet(QStringLiteral("compare")))
-      return true;
-    printError(QStringLiteral("--at and --compare need --trace"));
-    return false;
-  }
-  if (parser.isSet(QStringLiteral("view")))
-    args.replayView = parser.value(QStringLiteral("view"));
-  else if (!args.compare.isEmpty())
-    args.replayView = QStringLiteral("compare");
-  const QStringList views = {QStringLiteral("playback"), QStringLiteral("gantt"),
-                             QStringLiteral("buffers"),  QStringLiteral("topology"),
-                             QStringLiteral("links"),    QStringLiteral("compare")};
-  if (!views.contains(args.replayView)) {
-    printError(QStringLiteral("with --trace, --view must be playback, gantt, buffers, topology, "
-                              "links or compare, not \"%1\"")
-                   .arg(args.replayView));
-    return false;
-  }
-  if (args.replayView == QLatin1String("compare") && args.compare.isEmpty()) {
-    printError(QStringLiteral("--view compare needs --compare B.json"));
-    return false;
-  }
-  if (parser.isSet(QStringLiteral("at"))) {
-    bool ok = false;
-    args.atUs = parser.value(QStringLiteral("at")).toDouble(&ok);
-    if (!ok || *args.atUs < 0) {
-      printError(QStringLiteral("--at must be a time in µs, not \"%1\"")
-                     .arg(parser.value(QStringLiteral("at"))));
-      return false;
-    }
-  }
-  return true;
-}
-
-/// Checks --sweep-sizes, --sweep-backends and --sweep-also into `args`; prints why and returns
-/// false.
-bool parseSweepArguments(const QCommandLineParser& parser, Arguments& args)
-{
-  if (parser.isSet(QStringLiteral("sweep-sizes"))) {
-    const QString text = parser.value(QStringLiteral("sweep-sizes"));
-    const QStringList range = text.split(QLatin1Char(':'));
-    std::optional<std::int64_t> from;
-    std::optional<std::int64_t> to;
-    if (range.size() == 2) {
-      from = cs::parseByteSize(range[0].toStdString());
-      to = cs::parseByteSize(range[1].toStdString());
-    }
-    if (!from || !to || from.value() > to.value()) {
-      printError(
-          QStringLiteral("--sweep-sizes must be MIN:MAX, e.g. 4K:256M, not \"%1\"").arg(text));
-      return false;
-    }
-    args.sweepMin = *from;
-    args.sweepMax = *to;
-  }
-  if (parser.isSet(QStringLiteral("sweep-backends")))
-    args.sweepBackends =
-        parser.value(QStringLiteral("sweep-backends")).split(QLatin1Char(','), Qt::SkipEmptyParts);
-  args.sweepAlso = parser.value(QStringLiteral("sweep-also"));
-  return true;
-}
-
-/// Parses and checks the command line into `args`; prints why and returns false for a bad one.
-/// --help and --version exit from here.
-bool parseArguments(Arguments& args)
-{
-  QCommandLineParser parser;
-  addOptions(parser);
-  if (!parser.parse(QCoreApplication::arguments())) {
-    printError(parser.errorText());
-    return false;
-  }
-  if (parser.isSet(QStringLiteral("help")))
-    parser.showHelp(0);
-  if (parser.isSet(QStringLiteral("version")))
-    parser.showVersion();
-
-  if (!parseReplayArguments(parser, args) || !parseSweepArguments(parser, args))
-    return false;
-  const QString viewName =
-      args.trace.isEmpty() ? parser.value(QStringLiteral("view")) : QStringLiteral("timeline");
-  const std::optional<MainWindow::View> view = parseView(viewName);
-  if (!view) {
-    printError(
-        QStringLiteral("--view must be topology, timeline or program, not \"%1\"").arg(viewName));
-    return false;
-  }
-  const QString sizeText = parser.value(QStringLiteral("size"));
-  const std::optional<QSize> size = parseSize(sizeText);
-  if (!size) {
-    printError(
-        QStringLiteral("--size must be WIDTHxHEIGHT, e.g. 1400x900, not \"%1\"").arg(sizeText));
-    return false;
-  }
-  if (parser.positionalArguments().size() > 1) {
-    printError(QStringLiteral("at most one FILE can be opened"));
-    return false;
-  }
-  const QString dialog = parser.value(QStringLiteral("dialog"));
-  if (parser.isSet(QStringLiteral("dialog")) && dialog != QLatin1String("export") &&
-      dialog != QLatin1String("run") && dialog != QLatin1String("sweep") &&
-      dialog != QLatin1String("about") && dialog != QLatin1String("gallery") &&
-      dialog != QLatin1String("teaching") && dialog != QLatin1String("presentation") &&
-      dialog != QLatin1String("presentation-dark")) {
-    printError(QStringLiteral("--dialog must be export, run, sweep, about, gallery, teaching, "
-                              "presentation or presentation-dark, not \"%1\"")
-                   .arg(dialog));
-    return false;
-  }
-  args.file = parser.positionalArguments().value(0);
-  args.libraryPath = parser.value(QStringLiteral("library"));
-  args.screenshot = parser.isSet(QStringLiteral("screenshot"));
-  args.screenshotPath = parser.value(QStringLiteral("screenshot"));
-  args.view = *view;
-  args.viewSet = parser.isSet(QStringLiteral("view"));
-  args.size = *size;
-  args.sizeSet = parser.isSet(QStringLiteral("size"));
-  args.exportDialog = dialog == QLatin1String("export");
-  args.runDock = dialog == QLatin1String("run");
-  args.sweepWindow = dialog == QLatin1String("sweep");
-  args.aboutBox = dialog == QLatin1String("about");
-  args.gallery = dialog == QLatin1String("gallery");
-  args.teaching = dialog == QLatin1String("teaching");
-  args.presentation = dialog.startsWith(QLatin1String("presentation"));
-  args.presentationDark = dialog == QLatin1String("presentation-dark");
-  args.problemSet = parser.isSet(QStringLiteral("activate-problem"));
-  args.problem = parser.value(QStringLiteral("activate-problem"));
-  return true;
 }
 
 /// Opens FILE, or the built-in example when there is none or it cannot be read; returns why FILE
@@ -379,14 +143,14 @@ bool activateProblem(MainWindow& window, const QString& text)
 int takeScreenshot(QApplication& app, MainWindow& window, const Arguments& args)
 {
   const QString out = args.screenshotPath;
-  const bool withExportDialog = args.exportDialog;
+  const QString dialog = args.overDialog;
   // After the first event-loop turn the window is laid out and the views have built what they
   // build lazily; a second turn lets anything they scheduled from there run too.
-  QTimer::singleShot(0, &window, [&window, &app, out, withExportDialog] {
+  QTimer::singleShot(0, &window, [&window, &app, out, dialog] {
     QCoreApplication::processEvents();
     QPixmap shot = window.grab();
-    if (withExportDialog)
-      paintExportDialog(window, shot);
+    if (!dialog.isEmpty())
+      paintDialog(window, dialog, shot);
     if (!shot.save(out, "PNG")) {
       printError(QStringLiteral("cannot write the screenshot %1").arg(out));
       app.exit(kWriteError);
@@ -523,6 +287,73 @@ void openStartTrace(MainWindow& window, const Arguments& args)
     replay->session()->setCursor(*args.atUs);
 }
 
+/// Writes FILE's playback as the animation --export-animation names; the exit code (2: bad
+/// options, 1: the export failed).
+int exportStartAnimation(MainWindow& window, const Arguments& args)
+{
+  QString error;
+  const std::optional<cs::visualizer::AnimationTarget> target =
+      cs::visualizer::animationTarget(args.exportAnimation, &error);
+  if (target)
+    error = cs::visualizer::checkAnimationOptions(args.animation, target->format);
+  std::string presetError;
+  if (error.isEmpty() && !args.animation.topologyPreset.isEmpty() &&
+      !cs::makePresetTopology(args.animation.topologyPreset.toStdString(), {}, &presetError)) {
+    error = QStringLiteral("--topology %1: %2")
+                .arg(args.animation.topologyPreset, QString::fromStdString(presetError));
+  }
+  if (!error.isEmpty()) {
+    printError(error);
+    return kUsageError;
+  }
+  window.document()->waitForAnalysis();
+  const cs::visualizer::AnimationExport result =
+      cs::visualizer::exportAnimation(*window.document(), args.exportAnimation, args.animation);
+  if (!result.ok) {
+    printError(result.error);
+    return kWriteError;
+  }
+  std::printf("%s: %d steps x %d frames per step, %d %s\n", qPrintable(args.exportAnimation),
+              result.steps, result.framesPerStep, result.frames,
+              target->format == cs::visualizer::AnimationFormat::SvgSteps ? "SVG pictures"
+                                                                          : "frames");
+  return 0;
+}
+
+/// --dialog gallery|teaching|presentation[-dark] without --screenshot: opens it over the window.
+void openTeachDialog(MainWindow& window, const Arguments& args)
+{
+  if (args.teachDialog == QLatin1String("gallery")) {
+    window.createGalleryDialog()->open();
+    return;
+  }
+  window.setTeachingMode(true);
+  if (args.screenshot)
+    window.teachingView()->panel()->goTo(2, false);
+  if (args.teachDialog.startsWith(QLatin1String("presentation")))
+    window.createPresentation(args.teachDialog.endsWith(QLatin1String("dark")))->showFullScreen();
+}
+
+/// --screenshot with --dialog gallery or presentation[-dark]: that window alone.
+int takeTeachingScreenshot(MainWindow& window, const Arguments& args)
+{
+  if (args.teachDialog == QLatin1String("gallery")) {
+    cs::editor::GalleryDialog* gallery = window.createGalleryDialog();
+    gallery->renderAllThumbnails();
+    gallery->show();
+    QCoreApplication::processEvents();
+    return saveShot(gallery->grab(), args.screenshotPath);
+  }
+  cs::visualizer::PresentationWindow* presentation =
+      window.createPresentation(args.teachDialog.endsWith(QLatin1String("dark")));
+  presentation->resize(args.size);
+  presentation->show();
+  window.teachingView()->panel()->goTo(3, false);
+  QCoreApplication::processEvents();
+  QCoreApplication::processEvents(); // the timeline fits itself after the first layout
+  return saveShot(presentation->grab(), args.screenshotPath);
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -536,14 +367,17 @@ int main(int argc, char** argv)
   cs::editor::MainWindowOptions options;
   options.libraryPath = args.libraryPath;
   // A screenshot shows the default layout and leaves no trace: no autosave, no recent file.
-  options.restoreLayout = !args.screenshot;
-  options.autosave = !args.screenshot;
-  options.recordRecentFiles = !args.screenshot;
+  const bool headless = args.screenshot || !args.exportAnimation.isEmpty();
+  options.restoreLayout = !headless;
+  options.autosave = !headless;
+  options.recordRecentFiles = !headless;
   MainWindow window(options);
 
-  const QString openError = openStartDocument(window, args.file, args.screenshot);
-  if (!openError.isEmpty() && args.screenshot)
+  const QString openError = openStartDocument(window, args.file, headless);
+  if (!openError.isEmpty() && headless)
     return kUsageError;
+  if (!args.exportAnimation.isEmpty())
+    return exportStartAnimation(window, args);
   // Before the view is chosen, so --view wins over the tab the activation brings forward.
   if (args.problemSet && !activateProblem(window, args.problem))
     return kUsageError;
@@ -564,36 +398,13 @@ int main(int argc, char** argv)
     QCoreApplication::processEvents();
     return saveShot(about->grab(), args.screenshotPath);
   }
-  if (args.screenshot && args.gallery) {
-    cs::editor::GalleryDialog* gallery = window.createGalleryDialog();
-    gallery->renderAllThumbnails();
-    gallery->show();
-    QCoreApplication::processEvents();
-    return saveShot(gallery->grab(), args.screenshotPath);
-  }
-  if (args.screenshot && args.presentation) {
-    cs::visualizer::PresentationWindow* presentation =
-        window.createPresentation(args.presentationDark);
-    presentation->resize(args.size);
-    presentation->show();
-    window.teachingView()->panel()->goTo(3, false);
-    QCoreApplication::processEvents();
-    QCoreApplication::processEvents(); // the timeline fits itself after the first layout
-    return saveShot(presentation->grab(), args.screenshotPath);
-  }
-  if (args.presentation)
-    window.createPresentation(args.presentationDark)->showFullScreen();
-  if (args.screenshot && args.teaching) {
-    window.setTeachingMode(true);
-    window.teachingView()->panel()->goTo(2, false);
-  }
+  if (args.screenshot && !args.teachDialog.isEmpty() && args.teachDialog != "teaching")
+    return takeTeachingScreenshot(window, args);
+  if (!args.teachDialog.isEmpty())
+    openTeachDialog(window, args);
   window.show();
   if (args.sweepWindow)
     window.showSweepWindow();
-  if (args.gallery)
-    window.createGalleryDialog()->open();
-  if (args.teaching)
-    window.setTeachingMode(true);
   if (args.screenshot)
     return takeScreenshot(app, window, args);
 

@@ -42,6 +42,7 @@ struct Problem;
 }
 
 namespace cs::visualizer {
+struct AnimationOptions;
 class ReplaySession;
 class ReplayWindow;
 class RunPanel;
@@ -113,6 +114,9 @@ public:
   QString exportDotTo(const QString& path);
   /// Writes the topology canvas as SVG or PNG (by the extension of `path`).
   QString exportTopologyImageTo(const QString& path);
+  /// Exports the document's simulated playback as an animation (GIF, MP4, PNG sequence, SVG per
+  /// step, by the extension of `path`) under a progress dialog with Cancel; the error, or "".
+  QString exportAnimationTo(const QString& path, const visualizer::AnimationOptions& options);
   /// Opens a Chrome trace of a run of the shown program in a replay window of its own.
   QString openTrace(const QString& path);
   /// Opens two Chrome traces of runs of the shown program side by side in a compare window of
@@ -260,6 +264,10 @@ private:
   /// Adds the Teach menu (Gallery…).
   void addTeachMenu();
   void showGalleryFromMenu();
+
+  // mainwindowanimation.cpp
+  /// File › Export Animation…: the dialog, then exportAnimationTo.
+  void exportAnimationFromDialog();
 
   // mainwindowhelp.cpp
   void showAbout();

@@ -133,6 +133,9 @@ void MainWindow::createFileActions()
                            tr("Export the topology canvas as PNG"));
   connect(a.exportPng, &QAction::triggered, this,
           [this] { exportTopologyFromDialog(QStringLiteral("png")); });
+  a.exportAnimation = makeAction(this, WindowIcon::Export, tr("Export &Animation…"),
+                                 tr("Export the simulated playback as a GIF, MP4, PNGs or SVGs"));
+  connect(a.exportAnimation, &QAction::triggered, this, &MainWindow::exportAnimationFromDialog);
   a.clearRecent = new QAction(tr("&Clear Recent Files"), this);
   connect(a.clearRecent, &QAction::triggered, m_recentFiles, &RecentFiles::clear);
   QList<QKeySequence> quitKeys = QKeySequence::keyBindings(QKeySequence::Quit);
@@ -205,6 +208,7 @@ void MainWindow::createMenus()
   file->addAction(a.exportDot);
   file->addAction(a.exportSvg);
   file->addAction(a.exportPng);
+  file->addAction(a.exportAnimation);
   file->addSeparator();
   file->addAction(a.quit);
 
@@ -364,6 +368,7 @@ void MainWindow::updateDocumentActions()
   a.exportDot->setEnabled(hasTopology);
   a.exportSvg->setEnabled(hasTopology);
   a.exportPng->setEnabled(hasTopology);
+  a.exportAnimation->setEnabled(hasProgram);
   a.openTrace->setEnabled(hasProgram);
 }
 

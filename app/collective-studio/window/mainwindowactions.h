@@ -20,6 +20,7 @@ struct MainWindow::Actions {
   QAction* exportDot = nullptr;
   QAction* exportSvg = nullptr;
   QAction* exportPng = nullptr;
+  QAction* exportAnimation = nullptr;
   QAction* clearRecent = nullptr;
   QAction* quit = nullptr;
 
