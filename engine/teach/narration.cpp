@@ -29,7 +29,10 @@ Narration narrateSchedule(const Schedule& schedule)
   const ChunkStates states(schedule);
   const std::vector<int> holders = chunkHolders(schedule);
   narration::GoalNarration goal = narration::narrateGoal(schedule, states);
-  narration.goal = std::move(goal.goal);
+  narration.goal = std::move(goal.goal) + (states.mode() == CallMode::InPlace
+                                               ? " Narrated as called in place (the output is the "
+                                                 "input's memory)."
+                                               : " Narrated as called out of place.");
   std::vector<std::vector<const Transfer*>> byStep(static_cast<std::size_t>(std::max(steps, 0)));
   for (const Transfer& t : schedule.transfers)
     if (t.step >= 0 && t.step < steps)

@@ -142,6 +142,13 @@ GoalNarration narrateGoal(const Schedule& schedule, const ChunkStates& states)
     return narration;
   }
   const ScheduleGeometry geometry = scheduleGeometry(schedule);
+  if (geometry.whole <= 0) {
+    // In-place files may declare no input (i_chunks="0"): nothing to follow to a result.
+    narration.goal = "This " + std::string(collectiveTitle(collective)) +
+                     " declares no input chunks, so there are no contributions to follow "
+                     "towards its result.";
+    return narration;
+  }
   const CollectiveSpec spec(collective, schedule.ranks, geometry.whole, root);
   narration.goal = goalText(spec, geometry.whole);
   int resultChunks = 0;
