@@ -18,6 +18,7 @@
 //   8" CONTENT = "nothing yet (uninitialised)" | "its own input i[EXPR]" | "the input i[EXPR] of
 //   rank
 //             EXPR" | "K of the N contributions[ of chunk EXPR]" | "the fully reduced chunk[ EXPR]"
+//             | "the inputs i[EXPR] of ranks EXPR onward (one rank per chunk)"
 //             | "a wrong value (double counted)" | "a wrong value (chunks mixed)"
 //             | "contents that differ from chunk to chunk"
 //

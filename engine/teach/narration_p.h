@@ -36,12 +36,15 @@ std::string formulaText(const Formula& formula, const std::vector<int>& ranks);
 /// What the source of a transfer holds before its step, in terms that compare across senders.
 struct Content {
   CellKind kind = CellKind::Uninitialised;
-  int contributions = 0;     ///< distinct contributing ranks
-  int total = 0;             ///< ranks that hold the chunk summed (a complete sum's size)
-  int rank = -1;             ///< Single: the contributing rank
-  int chunk = -1;            ///< the input chunk summed (of the first slot), -1 when mixed
-  bool mixed = false;        ///< Wrong: chunks mixed rather than double counted
-  bool varies = false;       ///< several slots whose contents differ beyond their index
+  int contributions = 0; ///< distinct contributing ranks
+  int total = 0;         ///< ranks that hold the chunk summed (a complete sum's size)
+  int rank = -1;         ///< Single: the contributing rank
+  int chunk = -1;        ///< the input chunk summed (of the first slot), -1 when mixed
+  bool mixed = false;    ///< Wrong: chunks mixed rather than double counted
+  bool varies = false;   ///< several slots whose contents differ beyond their index
+  /// Several slots holding single inputs of the same chunk from consecutive ranks (rank + j in
+  /// slot j), as all-gather blocks do.
+  bool rankPerChunk = false;
   bool chunkIsSlot = false;  ///< the chunk summed is the slot's own index
   bool rankIsSender = false; ///< Single: the sender's own contribution
 

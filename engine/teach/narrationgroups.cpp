@@ -140,8 +140,8 @@ Group singleton(const Described& d, int ranks)
 bool Content::sameShape(const Content& o) const
 {
   return kind == o.kind && contributions == o.contributions && total == o.total &&
-         mixed == o.mixed && varies == o.varies && chunkIsSlot == o.chunkIsSlot &&
-         rankIsSender == o.rankIsSender;
+         mixed == o.mixed && varies == o.varies && rankPerChunk == o.rankPerChunk &&
+         chunkIsSlot == o.chunkIsSlot && rankIsSender == o.rankIsSender;
 }
 
 std::vector<Group> groupTransfers(std::vector<Described> transfers, int ranks)

@@ -53,6 +53,9 @@ std::string contentText(const Group& group, const std::vector<int>& ranks)
   case CellKind::Uninitialised:
     return "nothing yet (uninitialised)";
   case CellKind::Single:
+    if (c.rankPerChunk)
+      return "the inputs i[" + chunk + "] of ranks " +
+             formulaText(group.formulas[ContentRank], ranks) + " onward (one rank per chunk)";
     if (c.rankIsSender)
       return "its own input i[" + chunk + "]";
     return "the input i[" + chunk + "] of rank " + formulaText(group.formulas[ContentRank], ranks);
@@ -96,8 +99,9 @@ std::string groupSentence(const Group& group, int ranks)
   const bool reduce = t.op == TransferOp::Reduce;
   const std::string source = slotText(t.src.buffer, group.formulas[SrcIndex], t.count, who);
   const std::string target = slotText(t.dst.buffer, group.formulas[DstIndex], t.count, who);
+  const bool each = t.count > 1 && !group.content.rankPerChunk;
   const std::string holding =
-      std::string(t.count > 1 ? "each " : "") + "holding " + contentText(group, who);
+      std::string(each ? "each " : "") + "holding " + contentText(group, who);
   if (t.isLocal())
     return whoText(who, ranks) + (reduce ? " adds " : " copies ") + source + ", " + holding +
            ", into its own " + target + ".";
@@ -110,15 +114,23 @@ Content describeSource(const ChunkStates& states, const Transfer& transfer, int 
                        const std::vector<int>& holders)
 {
   Content content = slotContent(states, transfer.src, 0, column, holders);
-  for (int j = 1; j < transfer.count && !content.varies; ++j) {
+  bool uniform = true;
+  bool rankPerChunk = transfer.count > 1 && content.kind == CellKind::Single;
+  for (int j = 1; j < transfer.count && (uniform || rankPerChunk); ++j) {
     ChunkRef slot = transfer.src;
     slot.index += j;
     const Content next = slotContent(states, slot, j, column, holders);
-    content.varies =
-        !next.sameShape(content) || next.rank != content.rank || next.chunk != content.chunk;
+    uniform = uniform && next.sameShape(content) && next.rank == content.rank &&
+              next.chunk == content.chunk;
+    // slotContent() made the chunk relative to the slot: j less than the absolute one.
+    rankPerChunk = rankPerChunk && next.kind == CellKind::Single && next.rank == content.rank + j &&
+                   next.chunk + j == content.chunk;
   }
+  content.rankPerChunk = !uniform && rankPerChunk;
+  content.varies = !uniform && !rankPerChunk;
   content.chunkIsSlot = content.chunk >= 0 && content.chunk == transfer.src.index;
-  content.rankIsSender = content.kind == CellKind::Single && content.rank == transfer.src.rank;
+  content.rankIsSender = content.kind == CellKind::Single && !content.rankPerChunk &&
+                         content.rank == transfer.src.rank;
   return content;
 }
 

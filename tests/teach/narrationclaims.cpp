@@ -289,6 +289,20 @@ bool contentHolds(const SentenceClaims& claims, const ChunkStates& states, int c
         return false;
       continue;
     }
+    static const QRegularExpression perChunk(
+        QStringLiteral("^the inputs i\\[(.+)\\] of ranks (.+) onward \\(one rank per chunk\\)$"));
+    if (const QRegularExpressionMatch m = perChunk.match(claims.content); m.hasMatch()) {
+      // Slot j holds input chunk C of rank Q + j, the chunk the same in every slot.
+      const std::optional<int> chunk = evaluateFormula(m.captured(1), r);
+      const std::optional<int> rank = evaluateFormula(m.captured(2), r);
+      for (int j = 0; j < t.count; ++j) {
+        const CellSummary* s = slotSummary(states, t.src, j, column);
+        if (!s || !chunk || !rank || claims.each || s->kind != CellKind::Single ||
+            s->ranks.front() != *rank + j || s->chunk != *chunk)
+          return false;
+      }
+      continue;
+    }
     if (t.count > 1 && !claims.each)
       return false;
     for (int j = 0; j < t.count; ++j) {
