@@ -4,7 +4,8 @@
 // (narrationclaims.h), claims exactly the (src, dst, count, op) of the transfers it covers and
 // contents the chunk states confirm; the completion sentence appears at the step where the
 // postcondition (checked by the Schedule checks on the Schedule cut after that step) first holds,
-// and nowhere else.
+// and nowhere else; every other goal sentence states the counts the chunk states of the Schedule
+// cut after its step give.
 
 #include "narrationclaims.h"
 
@@ -17,9 +18,11 @@
 #include "model/collectivespec.h"
 #include "teach/narration.h"
 
+#include <QRegularExpression>
 #include <QTest>
 
 #include <algorithm>
+#include <map>
 
 using namespace cs;
 
@@ -60,6 +63,76 @@ int firstCompleteStep(const Schedule& schedule)
       return step;
   }
   return -1;
+}
+
+/// Where the result stands after `step`, judged by the chunk states of the Schedule cut after
+/// that step (their last column's result judgement, which compares whole multisets).
+struct Standing {
+  int right = 0;
+  int total = 0;
+  int doneRanks = 0;
+  int leastRightOnARank = -1;
+};
+
+Standing standingAfter(const Schedule& schedule, int step)
+{
+  Schedule cut = schedule;
+  std::erase_if(cut.transfers, [step](const Transfer& t) { return t.step > step; });
+  const ChunkStates states(cut);
+  std::map<std::uint32_t, std::pair<int, bool>> results; // memory -> (rank, right)
+  for (const ChunkRow& row : states.rows())
+    if (row.result)
+      results[row.memory] = {row.ref.rank, row.resultCorrect};
+  std::map<int, std::pair<int, int>> perRank; // rank -> (right, total)
+  Standing standing;
+  for (const auto& [memory, result] : results) {
+    ++standing.total;
+    standing.right += result.second ? 1 : 0;
+    perRank[result.first].first += result.second ? 1 : 0;
+    ++perRank[result.first].second;
+  }
+  for (const auto& [rank, counts] : perRank) {
+    standing.doneRanks += counts.first == counts.second ? 1 : 0;
+    if (standing.leastRightOnARank < 0 || counts.first < standing.leastRightOnARank)
+      standing.leastRightOnARank = counts.first;
+  }
+  return standing;
+}
+
+/// A goal sentence of `step` states the standing of the result after it.
+void checkGoalSentence(const Schedule& schedule, int step, const std::string& text)
+{
+  static const QRegularExpression progress(QStringLiteral(
+      "^After step (\\d+), (\\d+) of the (\\d+) result chunks hold their final value, and (\\d+) "
+      "of the (\\d+) ranks hold their whole result\\.$"));
+  static const QRegularExpression broadcast(
+      QStringLiteral("^After step (\\d+), (\\d+) of (\\d+) ranks hold the root's data\\.$"));
+  static const QRegularExpression half(QStringLiteral(
+      "^After step (\\d+) every rank holds (\\d+) fully reduced chunks?: the reduce-scatter half "
+      "is done\\.$"));
+  const QString sentence = QString::fromStdString(text);
+  const Standing now = standingAfter(schedule, step);
+  if (sentence.endsWith(" is complete."))
+    return; // checked against the Schedule checks in checkNarration()
+  if (const QRegularExpressionMatch m = progress.match(sentence); m.hasMatch()) {
+    QCOMPARE(m.captured(1).toInt(), step);
+    QCOMPARE(m.captured(2).toInt(), now.right);
+    QCOMPARE(m.captured(3).toInt(), now.total);
+    QCOMPARE(m.captured(4).toInt(), now.doneRanks);
+    QCOMPARE(m.captured(5).toInt(), schedule.ranks);
+  } else if (const QRegularExpressionMatch b = broadcast.match(sentence); b.hasMatch()) {
+    QCOMPARE(b.captured(1).toInt(), step);
+    QCOMPARE(b.captured(2).toInt(), now.doneRanks);
+    QCOMPARE(b.captured(3).toInt(), schedule.ranks);
+  } else if (const QRegularExpressionMatch h = half.match(sentence); h.hasMatch()) {
+    // Every rank holds its share fully reduced now, and did not after the step before.
+    const int share = h.captured(2).toInt();
+    QCOMPARE(share * schedule.ranks, now.total / schedule.ranks);
+    QVERIFY(now.leastRightOnARank >= share);
+    QVERIFY(step == 0 || standingAfter(schedule, step - 1).leastRightOnARank < share);
+  } else {
+    QFAIL(qPrintable("not a goal sentence: " + sentence));
+  }
 }
 
 /// Each sentence of `step` covers its own transfers and says exactly what they do.
@@ -107,9 +180,15 @@ void checkNarration(const Schedule& schedule)
     checkStep(schedule, step, states, holders);
     if (QTest::currentTestFailed())
       return;
-    for (const NarrationSentence& sentence : step.sentences)
-      if (sentence.transfers.empty() && sentence.text.ends_with(" is complete."))
+    for (const NarrationSentence& sentence : step.sentences) {
+      if (!sentence.transfers.empty())
+        continue;
+      if (sentence.text.ends_with(" is complete."))
         completedAt.push_back(step.step);
+      checkGoalSentence(schedule, step.step, sentence.text);
+      if (QTest::currentTestFailed())
+        return;
+    }
   }
   const int first = firstCompleteStep(schedule);
   QCOMPARE(completedAt, first < 0 ? std::vector<int>{} : std::vector<int>{first});
