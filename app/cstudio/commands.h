@@ -30,6 +30,7 @@ Runner addSimulateCommand(CLI::App& app);
 Runner addTopologyCommand(CLI::App& app);
 Runner addLibraryCommand(CLI::App& app);
 Runner addReplayCommand(CLI::App& app);
+Runner addNarrateCommand(CLI::App& app);
 /// Hidden: the shell completions and the man page's command list, from the CLI definition.
 Runner addCompletionsCommand(CLI::App& app);
 
