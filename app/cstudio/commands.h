@@ -30,6 +30,8 @@ Runner addSimulateCommand(CLI::App& app);
 Runner addTopologyCommand(CLI::App& app);
 Runner addLibraryCommand(CLI::App& app);
 Runner addReplayCommand(CLI::App& app);
+/// Break-it exercises of an algorithm (engine/teach/exercises.h).
+Runner addExercisesCommand(CLI::App& app);
 /// Hidden: the shell completions and the man page's command list, from the CLI definition.
 Runner addCompletionsCommand(CLI::App& app);
 

@@ -2,4 +2,9 @@
 # semantics, break-it exercises, predict rounds), relative to engine/. It sits above the
 # executors because a break-it exercise runs the CPU executor to show what a broken algorithm does.
 list(APPEND cs_engine_area_sources
+  teach/exercises.h teach/exercises.cpp
+  teach/exercisecandidates_p.h teach/exercisecandidates.cpp
+  teach/exercisejudge.cpp
+  teach/exercisetext_p.h teach/exercisetext.cpp
+  teach/predict.h teach/predict.cpp
 )
