@@ -57,9 +57,9 @@ nlohmann::json transferJson(const Transfer& transfer)
                           {"buffer", std::string(bufferName(chunk.buffer))},
                           {"index", chunk.index}};
   };
-  return {{"id", transfer.id},         {"step", transfer.step},
-          {"src", ref(transfer.src)},  {"dst", ref(transfer.dst)},
-          {"count", transfer.count},   {"op", std::string(transferOpName(transfer.op))}};
+  return {{"id", transfer.id},        {"step", transfer.step},
+          {"src", ref(transfer.src)}, {"dst", ref(transfer.dst)},
+          {"count", transfer.count},  {"op", std::string(transferOpName(transfer.op))}};
 }
 
 nlohmann::json stepsJson(const std::vector<Step>& steps)
@@ -111,7 +111,8 @@ nlohmann::json outcomeJson(const ExerciseOutcome& outcome)
   return {{"checkCodes", outcome.checkCodes},
           {"exec", std::string(execStatusName(outcome.execStatus))},
           {"wrongChunks", std::move(wrong)},
-          {"blocked", std::move(blocked)}};
+          {"blocked", std::move(blocked)},
+          {"timingDependent", outcome.timingDependent}};
 }
 
 nlohmann::json setJson(const std::string& file, const ExerciseSet& set)
@@ -139,12 +140,12 @@ nlohmann::json setJson(const std::string& file, const ExerciseSet& set)
 
 void printSet(const std::string& file, const ExerciseSet& set)
 {
-  std::cout << file << ": " << set.exercises.size() << " exercises for a "
-            << set.schedule.ranks << "-rank " << collectiveTitle(set.schedule.collective)
-            << "\n";
+  std::cout << file << ": " << set.exercises.size() << " exercises for a " << set.schedule.ranks
+            << "-rank " << collectiveTitle(set.schedule.collective) << "\n";
   for (std::size_t i = 0; i < set.exercises.size(); ++i) {
     const Exercise& exercise = set.exercises[i];
-    std::cout << "\n" << i + 1 << ". " << exercise.title << " [" << exerciseKindName(exercise.kind)
+    std::cout << "\n"
+              << i + 1 << ". " << exercise.title << " [" << exerciseKindName(exercise.kind)
               << "]\n   " << exercise.question << "\n   hint: " << exercise.hint
               << "\n   outcome: " << exercise.outcomeText << "\n";
   }

@@ -61,8 +61,8 @@ std::vector<const Gpu*> orderedGpus(const Program& program)
 /// Whether two instructions move the same data the same way (positions and flags aside).
 bool sameMove(const Step& a, const Step& b)
 {
-  return a.type == b.type && a.srcBuf == b.srcBuf && a.srcOff == b.srcOff &&
-         a.dstBuf == b.dstBuf && a.dstOff == b.dstOff && a.cnt == b.cnt;
+  return a.type == b.type && a.srcBuf == b.srcBuf && a.srcOff == b.srcOff && a.dstBuf == b.dstBuf &&
+         a.dstOff == b.dstOff && a.cnt == b.cnt;
 }
 
 ExerciseEdit instructionEdit(int rank, const ThreadBlock& tb, std::vector<Step> after)
@@ -74,8 +74,7 @@ ExerciseEdit instructionEdit(int rank, const ThreadBlock& tb, std::vector<Step> 
 
 } // namespace
 
-std::vector<ExerciseEdit> transferCandidates(const Schedule& schedule, ExerciseKind kind,
-                                             int limit)
+std::vector<ExerciseEdit> transferCandidates(const Schedule& schedule, ExerciseKind kind, int limit)
 {
   std::vector<ExerciseEdit> edits;
   for (const Transfer* transfer : orderedTransfers(schedule)) {

@@ -39,6 +39,10 @@ ExerciseOutcome judgeProgram(const Program& program, std::optional<int> root, in
   outcome.checkCodes.erase(std::unique(outcome.checkCodes.begin(), outcome.checkCodes.end()),
                            outcome.checkCodes.end());
 
+  outcome.timingDependent =
+      std::any_of(outcome.checkCodes.begin(), outcome.checkCodes.end(),
+                  [](const std::string& code) { return codeInCategory(code, "race"); });
+
   ExecOptions exec;
   exec.bytes = smallBytes(program);
   exec.connectionSlots = connectionSlots;

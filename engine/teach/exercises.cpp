@@ -113,11 +113,14 @@ ExerciseOutcome relativeTo(ExerciseOutcome outcome, const ExerciseOutcome& basel
 }
 
 /// Whether an exercise shows the student something: a new checker error, or a run that ends
-/// differently from the unbroken one.
+/// differently from the unbroken one (not counted when that depends on a race's timing: the
+/// choice of exercises must not).
 bool breaksSomething(const ExerciseOutcome& outcome, const ExerciseOutcome& baseline)
 {
-  return !outcome.checkCodes.empty() || outcome.execStatus != baseline.execStatus ||
-         outcome.wrongChunks != baseline.wrongChunks;
+  if (!outcome.checkCodes.empty())
+    return true;
+  return !outcome.timingDependent &&
+         (outcome.execStatus != baseline.execStatus || outcome.wrongChunks != baseline.wrongChunks);
 }
 
 struct Judge {
@@ -145,18 +148,12 @@ struct Judge {
                       set.baseline);
   }
 
-  /// The outcome, when the edit breaks something and does so the same way twice (a race's
-  /// effect on the CPU executor depends on timing: one that varies is no exercise).
-  std::optional<ExerciseOutcome> keepable(const ExerciseEdit& edit, ExerciseKind kind) const
+  /// The outcome, when the edit breaks something.
+  std::optional<ExerciseOutcome> keepable(const ExerciseEdit& edit) const
   {
     std::optional<ExerciseOutcome> outcome = measure(edit);
     if (!outcome || !breaksSomething(*outcome, set.baseline))
       return std::nullopt;
-    constexpr int kRepeats = 3;
-    for (int repeat = 1; kind == ExerciseKind::DropDependency && repeat < kRepeats; ++repeat) {
-      if (measure(edit) != outcome)
-        return std::nullopt;
-    }
     return outcome;
   }
 };
@@ -222,7 +219,7 @@ ExerciseSet generateExercises(const Schedule& schedule, const ExerciseOptions& o
     for (const ExerciseEdit& edit : candidates(set, kind, options.candidatesPerKind)) {
       if (kept >= options.perKind)
         break;
-      std::optional<ExerciseOutcome> outcome = judge.keepable(edit, kind);
+      std::optional<ExerciseOutcome> outcome = judge.keepable(edit);
       if (!outcome)
         continue;
       Exercise exercise;

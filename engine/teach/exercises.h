@@ -90,6 +90,10 @@ struct ExerciseOutcome {
   std::vector<ChunkRef> wrongChunks;
   /// Where every threadblock was stuck, sorted; for ExecStatus::Hung.
   std::vector<BlockedStep> blocked;
+  /// The checker found a race: which of the racing accesses comes first is up to the threads, so
+  /// the executor's result is one run's (Verified or Wrong, and which chunks), not a promise.
+  /// Where it hangs does not depend on data, so a hang is announced exactly even then.
+  bool timingDependent = false;
   bool operator==(const ExerciseOutcome&) const = default;
 };
 
@@ -104,8 +108,8 @@ struct Exercise {
 };
 
 struct ExerciseOptions {
-  LowerOptions lowering;    ///< how the Schedule becomes a Program (the editor's defaults)
-  int perKind = 3;          ///< exercises kept per kind at most
+  LowerOptions lowering;     ///< how the Schedule becomes a Program (the editor's defaults)
+  int perKind = 3;           ///< exercises kept per kind at most
   int candidatesPerKind = 8; ///< candidates tried per kind at most (bounds the executor runs)
   /// The watchdog's patience: a broken algorithm that hangs costs about this much per run.
   double timeoutSeconds = 0.5;
@@ -119,7 +123,7 @@ struct ExerciseSet {
   /// The root of a broadcast or reduce: the Schedule's, else the one rank the unbroken program's
   /// data flow allows (a broken one may allow none, and would then go unverified).
   std::optional<int> root;
-  ExerciseOutcome baseline;       ///< what the unbroken algorithm gives (all codes)
+  ExerciseOutcome baseline; ///< what the unbroken algorithm gives (all codes)
   std::vector<Exercise> exercises;
   std::vector<Diagnostic> diagnostics; ///< why there are none (teach.* codes)
 };
@@ -149,10 +153,10 @@ BrokenAlgorithm applyExercise(const ExerciseSet& set, const Exercise& exercise,
                               const LowerOptions& lowering = {});
 
 /// Runs the checker and the CPU executor on `program` (a short watchdog of `timeoutSeconds`),
-/// judging a rooted collective for `root`, adding `lowering`'s error codes: what an exercise announces, before subtracting the baseline.
+/// judging a rooted collective for `root`, adding `lowering`'s error codes: what an exercise
+/// announces, before subtracting the baseline.
 ExerciseOutcome judgeProgram(const Program& program, std::optional<int> root, int connectionSlots,
-                             double timeoutSeconds,
-                             const std::vector<Diagnostic>& lowering = {});
+                             double timeoutSeconds, const std::vector<Diagnostic>& lowering = {});
 
 /// The outcome in sentences: the codes, then the executor's wrong chunks or blocked positions.
 std::string describeOutcome(const ExerciseOutcome& outcome);

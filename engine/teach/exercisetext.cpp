@@ -30,8 +30,8 @@ void wordTransferEdit(Exercise& exercise, const TransferEdit& edit)
   const std::string target = before.isLocal() ? "into its " + chunkText(before.dst, before.count)
                                               : "to rank " + num(before.dst.rank);
   const std::string sender = "rank " + num(before.src.rank);
-  const std::string receiver = "rank " + num(before.dst.rank) + "'s " +
-                               chunkText(before.dst, before.count);
+  const std::string receiver =
+      "rank " + num(before.dst.rank) + "'s " + chunkText(before.dst, before.count);
   if (exercise.kind == ExerciseKind::RemoveTransfer) {
     exercise.title = "Remove a transfer";
     exercise.question = "What happens if " + sender + " never sends its " +
@@ -47,9 +47,8 @@ void wordTransferEdit(Exercise& exercise, const TransferEdit& edit)
                       chunkText(edit.after->src, before.count) + " instead of its " +
                       chunkText(before.src, before.count) + " " + target + " in step " +
                       num(before.step) + "?";
-  exercise.hint = "Which contributions does " + receiver + " hold after the " + verb +
-                  " of step " + num(before.step) +
-                  ", and which ones does the collective need there?";
+  exercise.hint = "Which contributions does " + receiver + " hold after the " + verb + " of step " +
+                  num(before.step) + ", and which ones does the collective need there?";
 }
 
 std::string instructionText(const Step& step)
@@ -136,11 +135,14 @@ std::string executorText(const ExerciseOutcome& outcome)
 
 std::string describeOutcome(const ExerciseOutcome& outcome)
 {
-  std::string text = outcome.checkCodes.empty() ? "The checker finds no new error."
-                                                : "The checker reports " +
-                                                      listed(outcome.checkCodes,
-                                                             [](const std::string& c) { return c; }) +
-                                                      ".";
+  std::string text = outcome.checkCodes.empty()
+                         ? "The checker finds no new error."
+                         : "The checker reports " +
+                               listed(outcome.checkCodes, [](const std::string& c) { return c; }) +
+                               ".";
+  if (outcome.timingDependent && outcome.execStatus != ExecStatus::Hung)
+    return text + " The race makes the CPU executor's result depend on timing; one run: " +
+           executorText(outcome);
   return text + " " + executorText(outcome);
 }
 

@@ -84,8 +84,8 @@ PredictCell makeCell(const ChunkStates& states, int row, int step)
   }
   // The right answer must not always be first: rotate by a fixed amount per cell, so a round
   // replays the same way.
-  const auto turn = static_cast<std::ptrdiff_t>(static_cast<std::size_t>(row + step) %
-                                                cell.options.size());
+  const auto turn =
+      static_cast<std::ptrdiff_t>(static_cast<std::size_t>(row + step) % cell.options.size());
   std::rotate(cell.options.begin(), cell.options.begin() + turn, cell.options.end());
   return cell;
 }
