@@ -215,9 +215,10 @@ ExerciseSet generateExercises(const Schedule& schedule, const ExerciseOptions& o
                              ExerciseKind::ShrinkConnections, ExerciseKind::DropDependency,
                              ExerciseKind::WrongChunk};
   for (const ExerciseKind kind : kinds) {
-    int kept = 0;
+    std::vector<Exercise> kept;
+    int exact = 0; // kept exercises whose executor outcome does not depend on a race
     for (const ExerciseEdit& edit : candidates(set, kind, options.candidatesPerKind)) {
-      if (kept >= options.perKind)
+      if (exact >= options.perKind)
         break;
       std::optional<ExerciseOutcome> outcome = judge.keepable(edit);
       if (!outcome)
@@ -226,9 +227,16 @@ ExerciseSet generateExercises(const Schedule& schedule, const ExerciseOptions& o
       exercise.kind = kind;
       exercise.edit = edit;
       exercise.outcome = std::move(*outcome);
+      exact += exercise.outcome.timingDependent ? 0 : 1;
+      kept.push_back(std::move(exercise));
+    }
+    // Exercises that show exactly what they announce first; racy ones fill the remaining places.
+    std::stable_partition(kept.begin(), kept.end(),
+                          [](const Exercise& e) { return !e.outcome.timingDependent; });
+    kept.resize(std::min(kept.size(), static_cast<std::size_t>(options.perKind)));
+    for (Exercise& exercise : kept) {
       teach::wordExercise(exercise, set);
       set.exercises.push_back(std::move(exercise));
-      ++kept;
     }
   }
   return set;
