@@ -65,11 +65,24 @@ bool sameMove(const Step& a, const Step& b)
          a.dstOff == b.dstOff && a.cnt == b.cnt;
 }
 
-ExerciseEdit instructionEdit(int rank, const ThreadBlock& tb, std::vector<Step> after)
+/// At most one edit per threadblock, `change` proposing the threadblock's new instructions, over
+/// the ranks in preference order until `limit` edits are found.
+template <typename Change>
+std::vector<ExerciseEdit> perThreadblock(const Program& program, int limit, Change change)
 {
-  ExerciseEdit edit;
-  edit.instructions = InstructionEdit{rank, tb.id, tb.steps, std::move(after)};
-  return edit;
+  std::vector<ExerciseEdit> edits;
+  for (const Gpu* gpu : orderedGpus(program)) {
+    for (const ThreadBlock& tb : gpu->threadblocks) {
+      if (static_cast<int>(edits.size()) >= limit)
+        return edits;
+      if (std::optional<std::vector<Step>> after = change(tb)) {
+        ExerciseEdit edit;
+        edit.instructions = InstructionEdit{gpu->id, tb.id, tb.steps, std::move(*after)};
+        edits.push_back(std::move(edit));
+      }
+    }
+  }
+  return edits;
 }
 
 } // namespace
@@ -99,55 +112,43 @@ std::vector<ExerciseEdit> transferCandidates(const Schedule& schedule, ExerciseK
 
 std::vector<ExerciseEdit> swapCandidates(const Program& program, int limit)
 {
-  std::vector<ExerciseEdit> edits;
-  for (const Gpu* gpu : orderedGpus(program)) {
-    for (const ThreadBlock& tb : gpu->threadblocks) {
-      if (static_cast<int>(edits.size()) >= limit)
-        return edits;
-      // The first two neighbouring sends of the threadblock that move different data.
-      int previous = -1;
-      for (int position = 0; position < static_cast<int>(tb.steps.size()); ++position) {
-        const Step& step = tb.steps[static_cast<std::size_t>(position)];
-        if (!opTraits(step.type).sends)
-          continue;
-        if (previous >= 0 && !sameMove(tb.steps[static_cast<std::size_t>(previous)], step)) {
-          std::vector<Step> after = tb.steps;
-          const auto a = static_cast<std::size_t>(previous);
-          const auto b = static_cast<std::size_t>(position);
-          std::swap(after[a], after[b]);
-          std::swap(after[a].s, after[b].s);
-          std::swap(after[a].hasdep, after[b].hasdep);
-          edits.push_back(instructionEdit(gpu->id, tb, std::move(after)));
-          break;
-        }
-        previous = position;
-      }
-    }
-  }
-  return edits;
+  return perThreadblock(program, limit,
+                        [](const ThreadBlock& tb) -> std::optional<std::vector<Step>> {
+                          // The first two neighbouring sends of the threadblock that move different
+                          // data.
+                          std::optional<std::size_t> previous;
+                          for (std::size_t position = 0; position < tb.steps.size(); ++position) {
+                            if (!opTraits(tb.steps[position].type).sends)
+                              continue;
+                            if (previous && !sameMove(tb.steps[*previous], tb.steps[position])) {
+                              std::vector<Step> after = tb.steps;
+                              std::swap(after[*previous], after[position]);
+                              std::swap(after[*previous].s, after[position].s);
+                              std::swap(after[*previous].hasdep, after[position].hasdep);
+                              return after;
+                            }
+                            previous = position;
+                          }
+                          return std::nullopt;
+                        });
 }
 
 std::vector<ExerciseEdit> dependencyCandidates(const Program& program, int limit)
 {
-  std::vector<ExerciseEdit> edits;
-  for (const Gpu* gpu : orderedGpus(program)) {
-    for (const ThreadBlock& tb : gpu->threadblocks) {
-      if (static_cast<int>(edits.size()) >= limit)
-        return edits;
-      // One per threadblock: its first dependency, the one a student meets first.
-      for (std::size_t position = 0; position < tb.steps.size(); ++position) {
-        // A nop only carries dependencies: without its own, it is a lint finding, not a bug.
-        if (!tb.steps[position].hasDependency() || tb.steps[position].type == OpType::Nop)
-          continue;
-        std::vector<Step> after = tb.steps;
-        after[position].depid = -1;
-        after[position].deps = -1;
-        edits.push_back(instructionEdit(gpu->id, tb, std::move(after)));
-        break;
-      }
-    }
-  }
-  return edits;
+  return perThreadblock(
+      program, limit, [](const ThreadBlock& tb) -> std::optional<std::vector<Step>> {
+        // Its first dependency, the one a student meets first. A nop only carries dependencies:
+        // without its own, it is a lint finding, not a bug.
+        for (std::size_t position = 0; position < tb.steps.size(); ++position) {
+          if (!tb.steps[position].hasDependency() || tb.steps[position].type == OpType::Nop)
+            continue;
+          std::vector<Step> after = tb.steps;
+          after[position].depid = -1;
+          after[position].deps = -1;
+          return after;
+        }
+        return std::nullopt;
+      });
 }
 
 } // namespace cs::teach

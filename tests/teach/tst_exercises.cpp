@@ -20,6 +20,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 using namespace cs;
@@ -40,6 +41,22 @@ constexpr Algorithm kAlgorithms[] = {
     {"direct-alltoall", 4},
     {"direct-alltoall", 8},
 };
+
+/// The watchdog's patience here and in the generation: long enough that a run which progresses
+/// is never taken for a hang on a loaded machine or under the sanitizers.
+#ifdef CSTUDIO_SANITIZED
+constexpr double kWatchdogSeconds = 5.0;
+#else
+constexpr double kWatchdogSeconds = 1.0;
+#endif
+
+ExerciseSet exercisesOf(const Schedule& schedule, int perKind = 3)
+{
+  ExerciseOptions options;
+  options.timeoutSeconds = kWatchdogSeconds;
+  options.perKind = perKind;
+  return generateExercises(schedule, options);
+}
 
 Schedule generated(const char* key, int ranks)
 {
@@ -118,7 +135,7 @@ void verifyAnnouncements(const ExerciseSet& set)
     ExecOptions exec;
     exec.bytes = std::int64_t{program->nchunksperloop} * 1024;
     exec.connectionSlots = depth;
-    exec.timeoutSeconds = 0.5;
+    exec.timeoutSeconds = kWatchdogSeconds;
     exec.root = set.root;
     const ExecResult result = CpuExecutor().run(*program, exec);
     const bool raced = std::any_of(codes.begin(), codes.end(), [](const std::string& code) {
@@ -162,6 +179,18 @@ class TestExercises : public QObject
 {
   Q_OBJECT
 
+  /// The exercises of a catalogue algorithm, generated once for every test that needs them.
+  const ExerciseSet& catalogueExercises(const std::string& key, int ranks)
+  {
+    auto found = m_sets.find({key, ranks});
+    if (found == m_sets.end())
+      found =
+          m_sets.emplace(std::pair{key, ranks}, exercisesOf(generated(key.c_str(), ranks))).first;
+    return found->second;
+  }
+
+  std::map<std::pair<std::string, int>, ExerciseSet> m_sets;
+
 private slots:
   void announcementsHold_data()
   {
@@ -175,7 +204,7 @@ private slots:
   {
     QFETCH(QString, key);
     QFETCH(int, ranks);
-    const ExerciseSet set = generateExercises(generated(qPrintable(key), ranks));
+    const ExerciseSet& set = catalogueExercises(key.toStdString(), ranks);
     verifyAnnouncements(set);
     for (const ExerciseKind kind : {ExerciseKind::RemoveTransfer, ExerciseKind::WrongChunk}) {
       QVERIFY(std::any_of(set.exercises.begin(), set.exercises.end(),
@@ -190,15 +219,14 @@ private slots:
         test::loadProgram(test::corpusPath("allreduce_recursive_doubling_halving_8r_1i_LL.xml"));
     const LiftResult lifted = liftProgram(program);
     QVERIFY(lifted.schedule);
-    verifyAnnouncements(generateExercises(*lifted.schedule));
+    verifyAnnouncements(exercisesOf(*lifted.schedule));
   }
 
   void everyKindAppears()
   {
     std::set<ExerciseKind> kinds;
     for (const Algorithm& algorithm : kAlgorithms) {
-      for (const Exercise& exercise :
-           generateExercises(generated(algorithm.key, algorithm.ranks)).exercises)
+      for (const Exercise& exercise : catalogueExercises(algorithm.key, algorithm.ranks).exercises)
         kinds.insert(exercise.kind);
     }
     QCOMPARE(static_cast<int>(kinds.size()), kExerciseKindCount);
@@ -207,10 +235,8 @@ private slots:
   void generationIsDeterministicAndBounded()
   {
     const Schedule schedule = generated("halving-doubling-allreduce", 8);
-    ExerciseOptions options;
-    options.perKind = 2;
-    const ExerciseSet first = generateExercises(schedule, options);
-    const ExerciseSet second = generateExercises(schedule, options);
+    const ExerciseSet first = exercisesOf(schedule, 2);
+    const ExerciseSet second = exercisesOf(schedule, 2);
     QCOMPARE(first.exercises.size(), second.exercises.size());
     for (std::size_t i = 0; i < first.exercises.size(); ++i) {
       QVERIFY(first.exercises[i].edit == second.exercises[i].edit);
@@ -226,8 +252,9 @@ private slots:
   void undoRestoresTheOriginal()
   {
     for (const char* key : {"ring-allreduce", "halving-doubling-allreduce"}) {
-      const Schedule schedule = generated(key, 8);
-      const ExerciseSet set = generateExercises(schedule);
+      const ExerciseSet& set = catalogueExercises(key, 8);
+      const Schedule& schedule = set.schedule;
+      QVERIFY(schedule == generated(key, 8));
       int undone = 0;
       for (const Exercise& exercise : set.exercises) {
         if (const auto& change = exercise.edit.transfer) {
