@@ -31,6 +31,8 @@ Runner addTopologyCommand(CLI::App& app);
 Runner addLibraryCommand(CLI::App& app);
 Runner addReplayCommand(CLI::App& app);
 Runner addNarrateCommand(CLI::App& app);
+/// Break-it exercises of an algorithm (engine/teach/exercises.h).
+Runner addExercisesCommand(CLI::App& app);
 /// Hidden: the shell completions and the man page's command list, from the CLI definition.
 Runner addCompletionsCommand(CLI::App& app);
 

@@ -31,6 +31,7 @@ int main(int argc, char** argv)
   add(cs::cli::addLibraryCommand);
   add(cs::cli::addReplayCommand);
   add(cs::cli::addNarrateCommand);
+  add(cs::cli::addExercisesCommand);
   add(cs::cli::addCompletionsCommand); // last: it walks the commands added before it
 
   try {
