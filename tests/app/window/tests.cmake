@@ -5,9 +5,11 @@ cstudio_add_test(tst_autosave SOURCES app/window/tst_autosave.cpp LIBS cs::app)
 find_package(Qt6 REQUIRED COMPONENTS Gui)
 cstudio_add_test(tst_studiocli SOURCES app/window/tst_studiocli.cpp LIBS Qt6::Gui)
 target_compile_definitions(tst_studiocli PRIVATE
-  COLLECTIVE_STUDIO="$<TARGET_FILE:collective-studio>")
+  COLLECTIVE_STUDIO="$<TARGET_FILE:collective-studio>" CSTUDIO_TEST_VERSION="${PROJECT_VERSION}")
 add_dependencies(tst_studiocli collective-studio)
 # Runs listed in the Library dock and replayed; files dropped on the window.
 cstudio_add_test(tst_storedruns SOURCES app/window/tst_storedruns.cpp LIBS cs::app)
 # Help › About: the versions found at run time.
 cstudio_add_test(tst_aboutversions SOURCES app/window/tst_aboutversions.cpp LIBS cs::app)
+# File › New: the Empty tab's fields, its buffer preview and the buffers it creates.
+cstudio_add_test(tst_newdocument SOURCES app/window/tst_newdocument.cpp LIBS cs::app)
