@@ -45,6 +45,8 @@ TimelineView::TimelineView(Document* document, QWidget* parent)
     m_replicate->setEnabled(!selected.empty());
     if (!m_selecting && !selected.empty())
       ensureTransferVisible(*selected.begin());
+    if (const std::optional<CellRef> cell = m_document->selection().cell)
+      showCell(*cell);
     viewport()->update();
   });
   m_model.layout().setZoom(1.0);
@@ -196,6 +198,17 @@ void TimelineView::ensureTransferVisible(int transferId)
   else
     ensureContentVisible(QRect(bounds.left(), static_cast<int>(route->srcTop), bounds.width(),
                                static_cast<int>(route->srcBottom - route->srcTop)));
+}
+
+void TimelineView::showCell(const CellRef& cell)
+{
+  const int row = m_model.states().rowOf(cell.slot);
+  if (row < 0 || cell.column < 0 || cell.column >= m_model.states().columnCount())
+    return;
+  m_cursorRow = row;
+  m_cursorColumn = cell.column;
+  m_cursorShown = true;
+  cellRect(cell.slot, cell.column); // scrolls it into view
 }
 
 std::pair<ChunkRef, int> TimelineView::cursor() const

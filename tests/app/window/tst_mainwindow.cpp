@@ -158,7 +158,7 @@ void Test_mainwindow::corpusFileOpens()
   QCOMPARE(document->shownSchedule().has_value(), !hasLiftingError(document->analysis()));
   if (document->shownSchedule())
     QCOMPARE(document->shownSchedule()->ranks, read.ngpus);
-  QCOMPARE(m_window->problemsPanel()->problemCount(),
+  QCOMPARE(m_window->problemsPanel()->model()->listedProblemCount(),
            static_cast<int>(document->analysis().problems.size()));
   QVERIFY(m_window->windowTitle().startsWith(QFileInfo(path).fileName() + " — "));
 }
@@ -619,7 +619,13 @@ void Test_mainwindow::activatingAProblemShowsItsView()
   QVERIFY(scheduleRow >= 0);
   QVERIFY(panel->activateRow(scheduleRow));
   QCOMPARE(m_window->currentView(), MainWindow::View::Timeline);
-  QCOMPARE(m_window->document()->selection().transfers.size(), std::size_t(1));
+  // The missing transfer leaves a wrong result: its first wrong cell, after the last step.
+  const std::optional<CellRef> cell = m_window->document()->selection().cell;
+  QVERIFY(cell.has_value());
+  const ChunkStates& states = *m_window->document()->analysis().states;
+  const ChunkRow& wrong = states.rows()[static_cast<std::size_t>(states.rowOf(cell->slot))];
+  QVERIFY(wrong.result && !wrong.resultCorrect);
+  QCOMPARE(cell->column, states.columnCount() - 1);
   m_window->document()->undoStack()->setClean();
 }
 
