@@ -145,11 +145,12 @@ void InspectorPanel::refreshPage()
     m_heading->setText(m_current->heading());
     return;
   }
-  // The document's own properties stand in for an empty selection; the heading says which.
+  // The document's own properties (its Name among them) stand in for an empty selection; the
+  // heading says that nothing is selected, or which cell a problem pointed at.
   const std::optional<CellRef> cell = m_document->selection().cell;
   m_heading->setText(
-      cell ? tr("Cell %1 · column %2 (nothing to edit)").arg(cellText(cell->slot)).arg(cell->column)
-           : tr("Nothing selected · %1").arg(m_current->heading()));
+      cell ? tr("Cell %1 · after step %2").arg(cellText(cell->slot)).arg(cell->column - 1)
+           : tr("Nothing selected"));
 }
 
 } // namespace cs::editor

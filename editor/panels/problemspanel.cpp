@@ -72,9 +72,9 @@ ProblemsPanel::ProblemsPanel(Document* document, QWidget* parent)
   // The whole message of the current problem beside the table, wrapped: rows elide long ones.
   auto* body = new QHBoxLayout;
   body->setSpacing(0);
-  body->addWidget(m_stack, 3);
+  body->addWidget(m_stack, 2);
   setUpDetails();
-  body->addWidget(m_details, 2);
+  body->addWidget(m_details, 1);
   layout->addLayout(body, 1);
   m_compactLine->setObjectName(QStringLiteral("compactLine"));
   m_compactLine->setContentsMargins(8, 3, 8, 3);
@@ -134,9 +134,11 @@ void ProblemsPanel::setUpTree()
   header->setStretchLastSection(false);
   header->setSectionResizeMode(ProblemsModel::MessageColumn, QHeaderView::Stretch);
   const int digit = fontMetrics().horizontalAdvance(QLatin1Char('0'));
-  m_tree->setColumnWidth(ProblemsModel::CodeColumn, 26 * digit);
-  m_tree->setColumnWidth(ProblemsModel::WhereColumn, 30 * digit);
+  m_tree->setColumnWidth(ProblemsModel::CodeColumn, 20 * digit);
+  m_tree->setColumnWidth(ProblemsModel::WhereColumn, 22 * digit);
   m_tree->setColumnWidth(ProblemsModel::StageColumn, 10 * digit);
+  // The stage is in the details beside the table; the message needs the room more.
+  m_tree->setColumnHidden(ProblemsModel::StageColumn, true);
 
   auto* copy = new QAction(tr("Copy"), this);
   copy->setShortcut(QKeySequence::Copy);
@@ -360,12 +362,12 @@ void ProblemsPanel::showDetails()
   const Problem& problem = *shown;
   const Diagnostic& d = problem.diagnostic;
   m_currentKey = problemKey(problem);
-  QString where = ProblemsModel::whereText(problem);
+  QString where = m_model->where(current);
   if (!where.isEmpty())
     where = QStringLiteral(" · ") + where.toHtmlEscaped();
   m_details->setText(
       QStringLiteral("%1<br><small>%2 · %3%4</small>")
-          .arg(QString::fromStdString(d.message).toHtmlEscaped(),
+          .arg(m_model->message(current).toHtmlEscaped(),
                QString::fromStdString(d.code).toHtmlEscaped(),
                m_model->isRunRow(current) ? tr("run") : ProblemsModel::stageText(problem), where));
   m_details->show();

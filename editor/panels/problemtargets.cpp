@@ -54,6 +54,7 @@ bool targetGpus(const Problem& problem, const Document& document, ProblemTarget&
   if (!code.starts_with("topology."))
     return false;
   target.view = ProblemTarget::View::Topology;
+  target.where = ProblemTarget::tr("the topology");
   const std::optional<Topology>& topology = document.topology();
   if (!topology)
     return true;
@@ -71,10 +72,10 @@ bool targetGpus(const Problem& problem, const Document& document, ProblemTarget&
   const int rank = problem.diagnostic.location.rank;
   if (rank >= 0)
     target.ranks = {rank};
-  target.where = target.selection.nodes.empty()
-                     ? ProblemTarget::tr("the topology")
-                     : ProblemTarget::tr("%n GPU(s)", nullptr,
-                                         static_cast<int>(target.selection.nodes.size()));
+  if (!target.selection.nodes.empty())
+    target.where = target.selection.nodes.size() == 1
+                       ? ProblemTarget::tr("1 GPU")
+                       : ProblemTarget::tr("%1 GPUs").arg(target.selection.nodes.size());
   return true;
 }
 
