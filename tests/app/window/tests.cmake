@@ -13,3 +13,5 @@ cstudio_add_test(tst_storedruns SOURCES app/window/tst_storedruns.cpp LIBS cs::a
 cstudio_add_test(tst_aboutversions SOURCES app/window/tst_aboutversions.cpp LIBS cs::app)
 # File › New: the Empty tab's fields, its buffer preview and the buffers it creates.
 cstudio_add_test(tst_newdocument SOURCES app/window/tst_newdocument.cpp LIBS cs::app)
+# The Inspector follows the selection through delete, undo and tab changes, and fits its dock.
+cstudio_add_test(tst_inspectorfollows SOURCES app/window/tst_inspectorfollows.cpp LIBS cs::app)
