@@ -134,8 +134,8 @@ void ProblemsPanel::setUpTree()
   header->setStretchLastSection(false);
   header->setSectionResizeMode(ProblemsModel::MessageColumn, QHeaderView::Stretch);
   const int digit = fontMetrics().horizontalAdvance(QLatin1Char('0'));
-  m_tree->setColumnWidth(ProblemsModel::CodeColumn, 20 * digit);
-  m_tree->setColumnWidth(ProblemsModel::WhereColumn, 22 * digit);
+  m_tree->setColumnWidth(ProblemsModel::CodeColumn, 17 * digit);
+  m_tree->setColumnWidth(ProblemsModel::WhereColumn, 19 * digit);
   m_tree->setColumnWidth(ProblemsModel::StageColumn, 10 * digit);
   // The stage is in the details beside the table; the message needs the room more.
   m_tree->setColumnHidden(ProblemsModel::StageColumn, true);

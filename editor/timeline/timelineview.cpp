@@ -395,7 +395,9 @@ TimelinePaintState TimelineView::paintState() const
   const int cursorRow = m_model.layout().visualRowOf(m_cursorRow);
   if (m_cursorShown && cursorRow >= 0)
     state.cursor = std::pair(cursorRow, m_cursorColumn);
-  state.focused = hasFocus();
+  // A cell a problem selected is shown like the cursor of a focused view (the Problems dock has
+  // the focus then).
+  state.focused = hasFocus() || m_document->selection().cell.has_value();
   state.labels = &m_labels;
   state.playback = m_playback ? &*m_playback : nullptr;
   if (!m_model.hasSchedule())

@@ -232,6 +232,7 @@ void MainWindow::createMenus()
   addSweepAction(replay);
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
+  addUserGuideAction(help);
   help->addAction(a.diagnostics);
   help->addSeparator();
   help->addAction(a.about);

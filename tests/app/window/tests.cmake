@@ -15,3 +15,8 @@ cstudio_add_test(tst_aboutversions SOURCES app/window/tst_aboutversions.cpp LIBS
 cstudio_add_test(tst_newdocument SOURCES app/window/tst_newdocument.cpp LIBS cs::app)
 # The Inspector follows the selection through delete, undo and tab changes, and fits its dock.
 cstudio_add_test(tst_inspectorfollows SOURCES app/window/tst_inspectorfollows.cpp LIBS cs::app)
+# Help › User Guide, and the guide's deadlock example generated at build time.
+cstudio_add_test(tst_userguide SOURCES app/window/tst_userguide.cpp LIBS cs::app)
+target_compile_definitions(tst_userguide PRIVATE
+  CSTUDIO_EXAMPLES_DIR="${PROJECT_BINARY_DIR}/packaging/examples")
+add_dependencies(tst_userguide cs_examples)

@@ -10,6 +10,7 @@
 #include "document/document.h"
 #include "panels/inspectorpage.h"
 #include "panels/inspectorpanel.h"
+#include "support/guideshots.h"
 
 #include <QDockWidget>
 #include <QDoubleSpinBox>
@@ -154,6 +155,7 @@ void TestInspectorFollows::linkEditorFitsTheDock()
   QCoreApplication::processEvents();
   QVERIFY(m_window->inspectorPanel()->findChild<QDoubleSpinBox*>(QStringLiteral("bandwidth")));
   checkPageFitsDock();
+  test::saveGuideShot(m_window->grab(), QStringLiteral("guide-inspector-link.png"));
 
   // Shrinking and growing again must not leave it cut off.
   m_window->resize(900, 600);

@@ -8,6 +8,7 @@
 
 #include "analysis/chunkstates.h"
 #include "catalogue/catalogue.h"
+#include "support/guideshots.h"
 
 #include <QTest>
 
@@ -87,6 +88,11 @@ void TestNewDocument::guideExampleHasOneRowPerInputChunk()
   QCOMPARE(outOfPlace->design.schedule.buffers[0],
            (RankBuffers{.input = 4, .output = 4, .scratch = 0}));
   QCOMPARE(ChunkStates(outOfPlace->design.schedule).rowCount(), 4 * 8);
+
+  dialog.setInPlace(true);
+  dialog.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+  test::saveGuideShot(dialog.grab(), QStringLiteral("guide-new-empty.png"));
 }
 
 void TestNewDocument::previewFollowsTheFields()
