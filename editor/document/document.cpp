@@ -274,6 +274,8 @@ void Document::applyBackgroundAnalysis()
   m_backgroundApplied = true;
   m_analysis = m_background.result();
   emit analysisChanged();
+  // The instruction rule of pruneSelection waited for the Program level.
+  pruneSelection();
 }
 
 void Document::waitForAnalysis()

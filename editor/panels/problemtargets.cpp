@@ -110,7 +110,9 @@ ProblemTarget problemTarget(const Problem& problem, const Document& document)
   if (targetGpus(problem, document, target) && !transferShown && !atInstruction)
     return target;
   target = {};
-  if (transferShown && !(problem.stage == ProblemStage::Program && atInstruction && problem.step)) {
+  // A full instruction location wins (a blocked position, the Program checker's finding); the
+  // transfer alone otherwise.
+  if (transferShown && !(atInstruction && problem.step)) {
     target.selection.transfers.insert(problem.transferId);
     const std::vector<InstructionOrigin> instructions = analysis.instructionsOf(problem.transferId);
     if (!instructions.empty())
@@ -125,7 +127,11 @@ ProblemTarget problemTarget(const Problem& problem, const Document& document)
         InstructionRef{*problem.rank, *problem.tb, problem.step.value_or(0)};
     if (problem.transferId >= 0)
       target.selection.transfers.insert(problem.transferId);
-    target.view = ProblemTarget::View::Program;
+    // The Program for what the Program checker found (a deadlock is about the order of
+    // instructions), the timeline for a drawn transfer's instruction.
+    target.view = problem.stage == ProblemStage::Program || !transferShown
+                      ? ProblemTarget::View::Program
+                      : ProblemTarget::View::Timeline;
     target.where = problem.step
                        ? ProblemTarget::tr("rank %1 tb %2 step %3")
                              .arg(*problem.rank)

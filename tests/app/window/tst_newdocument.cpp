@@ -25,6 +25,7 @@ private slots:
   void guideExampleHasOneRowPerInputChunk();
   void previewFollowsTheFields();
   void splitCollectivesNeedAMultipleOfTheRanks();
+  void catalogueChoiceExplainsUnsupportedRanks();
 };
 
 void TestNewDocument::emptyBuffersMatchTheCatalogue_data()
@@ -139,6 +140,34 @@ void TestNewDocument::splitCollectivesNeedAMultipleOfTheRanks()
   QVERIFY2(state, qPrintable(error));
   QCOMPARE(state->design.schedule.buffers[0].input, 8);
   QCOMPARE(state->design.schedule.buffers[0].output, 2);
+}
+
+void TestNewDocument::catalogueChoiceExplainsUnsupportedRanks()
+{
+  NewDocumentDialog dialog;
+  QVERIFY(dialog.selectAlgorithm("halving-doubling-allreduce"));
+  dialog.setRanks(6);
+  QVERIFY2(dialog.problem().contains("power of two"), qPrintable(dialog.problem()));
+  QString error;
+  QVERIFY(!dialog.state(&error).has_value());
+  dialog.setRanks(8);
+  QCOMPARE(dialog.problem(), QString());
+  QCOMPARE(dialog.presetName(), QString("ring-8"));
+  QVERIFY(dialog.selectPreset("dgx-h100"));
+  const std::optional<DocumentState> state = dialog.state(&error);
+  QVERIFY2(state.has_value(), qPrintable(error));
+  QCOMPARE(state->design.schedule.ranks, 8);
+  QCOMPARE(state->design.schedule.name, std::string("halving-doubling-allreduce-8"));
+  QCOMPARE(state->design.topology->name, std::string("dgx-h100"));
+
+  dialog.setMode(NewDocumentDialog::Mode::Empty);
+  dialog.setRanks(4);
+  const std::optional<DocumentState> empty = dialog.state();
+  QVERIFY(empty.has_value());
+  QCOMPARE(empty->design.schedule.ranks, 4);
+  QCOMPARE(empty->design.schedule.transfers.size(), std::size_t{0});
+  QCOMPARE(empty->design.schedule.buffers[0].input, 4);
+  QCOMPARE(empty->design.topology->rankCount(), 4);
 }
 
 QTEST_MAIN(TestNewDocument)
