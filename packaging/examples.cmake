@@ -1,6 +1,6 @@
 # Examples, written by the just-built cstudio from its own catalogue at build time (never copied
 # from the corpus): MSCCL XML for each runtime's dialect, a design document the editor opens, and
-# the deadlocking ring of the user guide's "Fixing a deadlock".
+# the deadlocking ring of the user guide's "Fixing a deadlock" and a simulated run to replay.
 # Installed under share/doc/collective-studio/examples; the package CI validates one of them.
 
 set(CSTUDIO_EXAMPLES_DIR ${CMAKE_CURRENT_BINARY_DIR}/examples)
@@ -39,5 +39,15 @@ add_custom_command(OUTPUT ${deadlock}
   COMMENT "Generating the example ring-allreduce-4-deadlock.xml"
   VERBATIM)
 list(APPEND example_files ${deadlock})
+
+# The user guide's "Replaying a run": the 4-rank ring simulated on a 4-GPU ring, 1 MiB.
+set(design ${CSTUDIO_EXAMPLES_DIR}/ring-allreduce-4.csdesign.json)
+set(trace ${CSTUDIO_EXAMPLES_DIR}/ring-allreduce-4.trace.json)
+add_custom_command(OUTPUT ${trace}
+  COMMAND cstudio simulate ${design} --topology ring-4 --bytes 1M --trace ${trace}
+  DEPENDS cstudio ${design}
+  COMMENT "Generating the example ring-allreduce-4.trace.json"
+  VERBATIM)
+list(APPEND example_files ${trace})
 add_custom_target(cs_examples ALL DEPENDS ${example_files})
 install(FILES ${example_files} DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples)

@@ -1,6 +1,7 @@
 // Help › User Guide (issue 17 item 8): the menu entry (F1) opens docs/editor.md with its pictures,
-// and the guide's "Fixing a deadlock" chapter has its example file, generated at build time from
-// the catalogue, which the editor opens with the deadlock the chapter describes.
+// and the guide's chapters have their example files, generated at build time from the catalogue:
+// the "Fixing a deadlock" ring, which the editor opens with the deadlock the chapter describes, and
+// a simulated run that replays against its design.
 
 #include "window/mainwindow.h"
 
@@ -86,11 +87,21 @@ void TestUserGuide::deadlockChapterHasItsExample()
     codes << QString::fromStdString(problem.diagnostic.code);
   QVERIFY2(codes.contains(QStringLiteral("dep.cycle")), qPrintable(codes.join(", ")));
 
-  // The chapter names the file.
+  // The chapters name their files, and the replay chapter's run is a run of its design.
   QFile guide(MainWindow::userGuidePath());
   QVERIFY(guide.open(QIODevice::ReadOnly));
-  QVERIFY(
-      QString::fromUtf8(guide.readAll()).contains(QStringLiteral("ring-allreduce-4-deadlock.xml")));
+  const QString text = QString::fromUtf8(guide.readAll());
+  const QString examples = QStringLiteral(CSTUDIO_EXAMPLES_DIR "/");
+  for (const QString name : {"ring-allreduce-4-deadlock.xml", "ring-allreduce-4.csdesign.json",
+                             "ring-allreduce-4.trace.json"}) {
+    QVERIFY2(text.contains(name), qPrintable(name));
+    QVERIFY2(QFileInfo::exists(examples + name), qPrintable(name));
+  }
+  QVERIFY(m_window->openFile(examples + "ring-allreduce-4.csdesign.json").isEmpty());
+  const QString replayed = m_window->openTrace(examples + "ring-allreduce-4.trace.json");
+  QVERIFY2(replayed.isEmpty(), qPrintable(replayed));
+  QVERIFY(m_window->replayWindow());
+  m_window->replayWindow()->close();
 }
 
 QTEST_MAIN(TestUserGuide)
