@@ -1,8 +1,8 @@
 #!/bin/sh
 # Makes the user guide's pictures (docs/images/*.png) with `collective-studio --screenshot`, from
 # documents the program's own generator writes (no hand-made or third-party files). Run it after
-# building (build/ by default): `docs/make-screenshots.sh [BUILD_DIR]`. Needs python3 for the
-# two small edits that turn a generated ring into "half drawn" and "deadlocking" variants.
+# building (build/ by default): `docs/make-screenshots.sh [BUILD_DIR]`. Needs python3 and cmake
+# for the two small edits that turn a generated ring into "half drawn" and "deadlocking" variants.
 set -eu
 cd "$(dirname "$0")/.."
 build=${1:-build}
@@ -29,19 +29,17 @@ PY
 shot "$out/guide-ring-rank0.png" --view timeline "$work/ring-rank0.json"
 shot "$out/guide-ring-done.png" --view timeline "$work/ring.json"
 shot "$out/guide-topology.png" --view topology
+# The wrong result activated in the Problems panel, at 1280×800: its first wrong cell selected.
+"$studio" --size 1280x800 --screenshot "$out/guide-problems.png" --view timeline \
+  --activate-problem 0 "$work/ring-rank0.json"
+# The New dialog filled in as the guide says, and a link in the Inspector at 1280×800: the tests
+# that check them save what they checked.
+CSTUDIO_GUIDE_SHOTS="$PWD/$out" "$build/tests/tst_newdocument" guideExampleHasOneRowPerInputChunk >/dev/null
+CSTUDIO_GUIDE_SHOTS="$PWD/$out" "$build/tests/tst_inspectorfollows" linkEditorFitsTheDock >/dev/null
 
 # 2. Fixing a deadlock: every rank receives before it sends (its first two instructions swapped).
-python3 - "$work/ring.xml" "$work/ring-deadlock.xml" <<'PY'
-import re, sys
-lines = open(sys.argv[1]).read().split("\n")
-body = lambda line: re.sub(r' s="\d+"', "", line)
-for i, line in enumerate(lines):
-    if '<step s="0"' in line and '<step s="1"' in lines[i + 1]:
-        first, second = lines[i], lines[i + 1]
-        lines[i] = second.replace(' s="1"', ' s="0"')
-        lines[i + 1] = first.replace(' s="0"', ' s="1"')
-open(sys.argv[2], "w").write("\n".join(lines))
-PY
+# The same edit makes the installed example (packaging/examples.cmake).
+cmake -DIN="$work/ring.xml" -DOUT="$work/ring-deadlock.xml" -P packaging/deadlockexample.cmake
 shot "$out/guide-deadlock.png" --view program --activate-problem 0 "$work/ring-deadlock.xml"
 
 # 3. Exporting for a runtime.

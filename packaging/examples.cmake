@@ -1,5 +1,6 @@
 # Examples, written by the just-built cstudio from its own catalogue at build time (never copied
-# from the corpus): MSCCL XML for each runtime's dialect and a design document the editor opens.
+# from the corpus): MSCCL XML for each runtime's dialect, a design document the editor opens, and
+# the deadlocking ring of the user guide's "Fixing a deadlock" and a simulated run to replay.
 # Installed under share/doc/collective-studio/examples; the package CI validates one of them.
 
 set(CSTUDIO_EXAMPLES_DIR ${CMAKE_CURRENT_BINARY_DIR}/examples)
@@ -26,5 +27,27 @@ foreach(example IN LISTS CSTUDIO_EXAMPLES)
     VERBATIM)
   list(APPEND example_files ${CSTUDIO_EXAMPLES_DIR}/${file})
 endforeach()
+# The user guide's "Fixing a deadlock": a generated ring whose ranks all receive before they send.
+set(deadlock ${CSTUDIO_EXAMPLES_DIR}/ring-allreduce-4-deadlock.xml)
+add_custom_command(OUTPUT ${deadlock}
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${CSTUDIO_EXAMPLES_DIR}
+  COMMAND cstudio generate ring-allreduce --ranks 4 -o ${deadlock}.ring.xml
+  COMMAND ${CMAKE_COMMAND} -DIN=${deadlock}.ring.xml -DOUT=${deadlock}
+    -P ${CMAKE_CURRENT_SOURCE_DIR}/deadlockexample.cmake
+  COMMAND ${CMAKE_COMMAND} -E rm ${deadlock}.ring.xml
+  DEPENDS cstudio ${CMAKE_CURRENT_SOURCE_DIR}/deadlockexample.cmake
+  COMMENT "Generating the example ring-allreduce-4-deadlock.xml"
+  VERBATIM)
+list(APPEND example_files ${deadlock})
+
+# The user guide's "Replaying a run": the 4-rank ring simulated on a 4-GPU ring, 1 MiB.
+set(design ${CSTUDIO_EXAMPLES_DIR}/ring-allreduce-4.csdesign.json)
+set(trace ${CSTUDIO_EXAMPLES_DIR}/ring-allreduce-4.trace.json)
+add_custom_command(OUTPUT ${trace}
+  COMMAND cstudio simulate ${design} --topology ring-4 --bytes 1M --trace ${trace}
+  DEPENDS cstudio ${design}
+  COMMENT "Generating the example ring-allreduce-4.trace.json"
+  VERBATIM)
+list(APPEND example_files ${trace})
 add_custom_target(cs_examples ALL DEPENDS ${example_files})
 install(FILES ${example_files} DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples)

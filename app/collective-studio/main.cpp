@@ -42,9 +42,12 @@
 #include <QPainter>
 #include <QTimer>
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <optional>
+#include <span>
+#include <string_view>
 
 namespace {
 
@@ -358,6 +361,18 @@ int takeTeachingScreenshot(MainWindow& window, const Arguments& args)
 
 int main(int argc, char** argv)
 {
+  // --help and --version need no display: answer them before QApplication asks for one.
+  const std::span<char*> given(argv, static_cast<std::size_t>(argc));
+  if (std::any_of(given.begin() + 1, given.end(), [](const char* arg) {
+        return std::string_view(arg).starts_with("--help") || std::string_view(arg) == "-h" ||
+               std::string_view(arg) == "--version" || std::string_view(arg) == "-v";
+      })) {
+    QCoreApplication core(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("collective-studio"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(CSTUDIO_VERSION));
+    Arguments args;
+    return parseArguments(args) ? 0 : kUsageError;
+  }
   QApplication app(argc, argv);
   setIdentity();
   Arguments args;

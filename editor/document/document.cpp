@@ -145,8 +145,11 @@ void Document::removeTransfers(const std::vector<int>& ids)
   std::erase_if(m_state.design.schedule.transfers,
                 [&](const Transfer& transfer) { return doomed.contains(transfer.id); });
   Selection selection = m_selection;
-  for (int id : ids)
-    selection.transfers.erase(id);
+  for (int id : ids) {
+    // The instruction shown with a removed transfer goes with it.
+    if (selection.transfers.erase(id) > 0)
+      selection.instruction.reset();
+  }
   setSelection(selection);
   commit({ChangeEvent::Kind::Transfers, ids});
 }
@@ -211,6 +214,56 @@ void Document::commit(const ChangeEvent& event)
   }
   emit changed(event);
   emit analysisChanged();
+  pruneSelection();
+}
+
+void Document::pruneSelection()
+{
+  Selection kept = m_selection;
+  const std::optional<Schedule>& shown = shownSchedule();
+  std::erase_if(kept.transfers, [&](int id) { return !shown || !shown->transfer(id); });
+  const std::optional<Topology>& machine = topology();
+  std::erase_if(kept.nodes, [&](int id) { return !machine || !machine->node(id); });
+  std::erase_if(kept.links, [&](int id) { return !machine || !machine->link(id); });
+  if (kept.instruction && !m_analysis.programPending) {
+    const InstructionRef at = *kept.instruction;
+    const std::optional<Program>& program = shownProgram();
+    const bool exists =
+        program && program->threadblock(at.rank, at.tb) &&
+        at.step < static_cast<int>(program->threadblock(at.rank, at.tb)->steps.size());
+    // An instruction selected with its transfer follows that transfer: lowering again may have
+    // put another transfer's instruction at the same position.
+    const bool ownerGone = !m_selection.transfers.empty() &&
+                           !kept.transfers.contains(m_analysis.transferAt(at.rank, at.tb, at.step));
+    if (!exists || ownerGone) {
+      kept.instruction.reset();
+      if (!kept.transfers.empty()) {
+        const std::vector<InstructionOrigin> first =
+            m_analysis.instructionsOf(*kept.transfers.begin());
+        if (!first.empty())
+          kept.instruction =
+              InstructionRef{first.front().rank, first.front().tb, first.front().step};
+      }
+    }
+  }
+  if (kept.cell && (!shown || !m_analysis.states || m_analysis.states->rowOf(kept.cell->slot) < 0 ||
+                    kept.cell->column >= m_analysis.states->columnCount()))
+    kept.cell.reset();
+  setSelection(kept);
+}
+
+Selection selectionShownBy(const Selection& selection, SelectionScope scope)
+{
+  Selection shown;
+  if (scope == SelectionScope::Topology) {
+    shown.nodes = selection.nodes;
+    shown.links = selection.links;
+  } else {
+    shown.transfers = selection.transfers;
+    shown.instruction = selection.instruction;
+    shown.cell = selection.cell;
+  }
+  return shown;
 }
 
 void Document::applyBackgroundAnalysis()
@@ -221,6 +274,8 @@ void Document::applyBackgroundAnalysis()
   m_backgroundApplied = true;
   m_analysis = m_background.result();
   emit analysisChanged();
+  // The instruction rule of pruneSelection waited for the Program level.
+  pruneSelection();
 }
 
 void Document::waitForAnalysis()

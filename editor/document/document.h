@@ -99,6 +99,9 @@ private:
   void commit(const ChangeEvent& event);
   /// Once an edit makes the Schedule the source, the imported Program no longer is.
   void adoptScheduleAsSource();
+  /// After an edit or an undo: drops selected items that no longer exist, and the instruction of
+  /// a selected transfer that is gone (it would name an unrelated instruction after lowering).
+  void pruneSelection();
   void applyBackgroundAnalysis();
 
   DocumentState m_state;

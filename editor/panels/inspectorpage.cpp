@@ -18,7 +18,8 @@ InspectorPage::InspectorPage(Document* document, QWidget* parent)
 {
   m_form->setContentsMargins(10, 4, 10, 10);
   m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-  m_form->setRowWrapPolicy(QFormLayout::DontWrapRows);
+  // A narrow dock puts the field under its label rather than past the dock's right edge.
+  m_form->setRowWrapPolicy(QFormLayout::WrapLongRows);
   m_form->setLabelAlignment(Qt::AlignRight | Qt::AlignVCenter);
 }
 

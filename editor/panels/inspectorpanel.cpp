@@ -15,6 +15,18 @@
 
 namespace cs::editor {
 
+namespace {
+
+QString cellText(const ChunkRef& slot)
+{
+  return QStringLiteral("r%1 %2[%3]")
+      .arg(slot.rank)
+      .arg(QLatin1Char(bufferLetter(slot.buffer)))
+      .arg(slot.index);
+}
+
+} // namespace
+
 InspectorPanel::InspectorPanel(Document* document, QWidget* parent)
     : QWidget(parent), m_document(document), m_heading(new QLabel(this))
 {
@@ -35,7 +47,9 @@ InspectorPanel::InspectorPanel(Document* document, QWidget* parent)
   auto* scroll = new QScrollArea(this);
   scroll->setWidgetResizable(true);
   scroll->setFrameShape(QFrame::NoFrame);
-  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  // Pages wrap their rows when the dock is narrow; a scroll bar beats a cut-off editor when even
+  // that does not fit.
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
   auto* pages = new QWidget(scroll);
   auto* pagesLayout = new QVBoxLayout(pages);
   pagesLayout->setContentsMargins(0, 0, 0, 0);
@@ -127,7 +141,16 @@ void InspectorPanel::refreshPage()
   if (!m_current)
     return;
   m_current->refresh();
-  m_heading->setText(m_current->heading());
+  if (m_current != m_documentPage) {
+    m_heading->setText(m_current->heading());
+    return;
+  }
+  // The document's own properties (its Name among them) stand in for an empty selection; the
+  // heading says that nothing is selected, or which cell a problem pointed at.
+  const std::optional<CellRef> cell = m_document->selection().cell;
+  m_heading->setText(
+      cell ? tr("Cell %1 · after step %2").arg(cellText(cell->slot)).arg(cell->column - 1)
+           : tr("Nothing selected"));
 }
 
 } // namespace cs::editor

@@ -6,8 +6,9 @@
 // order: transfers (one: TransferInspector, several: TransfersInspector), an instruction no
 // transfer owns (InstructionInspector, read-only), one node or link (NodeInspector,
 // LinkInspector), several topology items, and with nothing selected the document itself
-// (DocumentInspector). Pages are created once and refreshed after every change, so an editor
-// being typed into keeps its focus. Every edit is an undo command pushed by the page.
+// (DocumentInspector, headed "Nothing selected"; or the selected cell when a problem chose one).
+// Pages are created once and refreshed after every change, so an editor being typed into keeps its
+// focus. Every edit is an undo command pushed by the page.
 
 #include <QAction>
 #include <QList>

@@ -1,11 +1,16 @@
 #include "problemsmodel.h"
 
+#include "problemtargets.h"
 #include "style/paintedicons.h"
 
 #include "document/document.h"
 
 #include <QGuiApplication>
 #include <QPalette>
+
+#include "model/diagnosticgroups.h"
+
+#include <set>
 
 namespace cs::editor {
 
@@ -103,20 +108,60 @@ void ProblemsModel::refresh()
   beginResetModel();
   m_rows.clear();
   m_children.clear();
+  m_members.clear();
+  m_prefixes.clear();
+  m_wheres.clear();
   const std::vector<Problem>& problems = m_document->analysis().problems;
+  std::vector<int> passing;
+  std::vector<Diagnostic> diagnostics;
   for (std::size_t i = 0; i < problems.size(); ++i) {
     if (!passes(problems[i]))
       continue;
-    m_rows.push_back(static_cast<int>(i));
-    m_children.push_back(static_cast<int>(problems[i].diagnostic.related.size()));
+    passing.push_back(static_cast<int>(i));
+    diagnostics.push_back(problems[i].diagnostic);
+  }
+  // A fault repeated on many ranks is one row ("ranks 1–3: …") with the others as its children.
+  for (const DiagnosticGroup& group : groupRepeatedDiagnostics(diagnostics)) {
+    std::vector<int> members;
+    for (const std::size_t member : group.members)
+      members.push_back(passing[member]);
+    addRow(members.front(), {members.begin() + 1, members.end()});
   }
   for (std::size_t i = 0; i < m_run.size(); ++i) {
-    if (!passes(m_run[i]))
-      continue;
-    m_rows.push_back(-1 - static_cast<int>(i));
-    m_children.push_back(static_cast<int>(m_run[i].diagnostic.related.size()));
+    if (passes(m_run[i]))
+      addRow(-1 - static_cast<int>(i), {});
   }
   endResetModel();
+}
+
+int ProblemsModel::listedProblemCount() const
+{
+  int count = 0;
+  for (const std::vector<int>& members : m_members)
+    count += 1 + static_cast<int>(members.size());
+  return count;
+}
+
+void ProblemsModel::addRow(int entry, std::vector<int> members)
+{
+  m_rows.push_back(entry);
+  const Problem* problem = problemOfRow(static_cast<int>(m_rows.size()) - 1);
+  const ProblemTarget target = problemTarget(*problem, *m_document);
+  std::set<int> ranks(target.ranks.begin(), target.ranks.end());
+  const std::vector<Problem>& problems = m_document->analysis().problems;
+  for (const int member : members) {
+    const Problem& other = problems[static_cast<std::size_t>(member)];
+    const int rank = other.rank.value_or(other.diagnostic.location.rank);
+    if (rank >= 0)
+      ranks.insert(rank);
+  }
+  if (const int rank = problem->rank.value_or(problem->diagnostic.location.rank);
+      rank >= 0 && !members.empty())
+    ranks.insert(rank);
+  m_prefixes.push_back(ranks.size() > 1 ? ranksText({ranks.begin(), ranks.end()}) : QString());
+  m_wheres.push_back(target.where);
+  m_children.push_back(static_cast<int>(problem->diagnostic.related.size() + members.size()));
+  m_members.push_back(std::move(members));
 }
 
 void ProblemsModel::setRunProblems(std::vector<Problem> problems)
@@ -142,8 +187,55 @@ const Problem* ProblemsModel::problemAt(const QModelIndex& index) const
 {
   if (!index.isValid() || index.model() != this)
     return nullptr;
-  return problemOfRow(index.internalId() == kTopLevel ? index.row()
-                                                      : static_cast<int>(index.internalId()) - 1);
+  if (index.internalId() == kTopLevel)
+    return problemOfRow(index.row());
+  const int row = static_cast<int>(index.internalId()) - 1;
+  const Problem* parent = problemOfRow(row);
+  if (const int member = memberOf(index); member >= 0)
+    return &m_document->analysis().problems[static_cast<std::size_t>(member)];
+  return parent;
+}
+
+int ProblemsModel::memberOf(const QModelIndex& index) const
+{
+  if (!index.isValid() || index.internalId() == kTopLevel)
+    return -1;
+  const auto row = static_cast<std::size_t>(index.internalId() - 1);
+  const Problem* parent = problemOfRow(static_cast<int>(row));
+  if (!parent || row >= m_members.size())
+    return -1;
+  const int past = index.row() - static_cast<int>(parent->diagnostic.related.size());
+  if (past < 0 || past >= static_cast<int>(m_members[row].size()))
+    return -1;
+  return m_members[row][static_cast<std::size_t>(past)];
+}
+
+QString ProblemsModel::ranksPrefix(int row) const
+{
+  return row >= 0 && row < static_cast<int>(m_prefixes.size())
+             ? m_prefixes[static_cast<std::size_t>(row)]
+             : QString();
+}
+
+QString ProblemsModel::message(const QModelIndex& index) const
+{
+  const Problem* problem = problemAt(index);
+  if (!problem)
+    return {};
+  QString text = QString::fromStdString(problem->diagnostic.message);
+  if (index.internalId() == kTopLevel && !ranksPrefix(index.row()).isEmpty())
+    text = ranksPrefix(index.row()) + QStringLiteral(": ") + text;
+  return text;
+}
+
+QString ProblemsModel::where(const QModelIndex& index) const
+{
+  const Problem* problem = problemAt(index);
+  if (!problem)
+    return {};
+  if (index.internalId() == kTopLevel && index.row() < static_cast<int>(m_wheres.size()))
+    return m_wheres[static_cast<std::size_t>(index.row())];
+  return problemTarget(*problem, *m_document).where;
 }
 
 bool ProblemsModel::isRunRow(const QModelIndex& index) const
@@ -165,7 +257,7 @@ std::optional<Location> ProblemsModel::relatedLocation(const QModelIndex& index)
 {
   if (!index.isValid() || index.internalId() == kTopLevel)
     return std::nullopt;
-  const Problem* problem = problemAt(index);
+  const Problem* problem = problemOfRow(static_cast<int>(index.internalId()) - 1);
   if (!problem)
     return std::nullopt;
   const std::vector<Location>& related = problem->diagnostic.related;
@@ -233,7 +325,7 @@ QVariant ProblemsModel::data(const QModelIndex& index, int role) const
 {
   if (!index.isValid())
     return {};
-  if (index.internalId() != kTopLevel)
+  if (index.internalId() != kTopLevel && memberOf(index) < 0)
     return relatedData(index, role);
   const Problem* found = problemAt(index);
   if (!found)
@@ -244,11 +336,11 @@ QVariant ProblemsModel::data(const QModelIndex& index, int role) const
   case Qt::DisplayRole:
     switch (index.column()) {
     case MessageColumn:
-      return QString::fromStdString(d.message);
+      return message(index);
     case CodeColumn:
       return QString::fromStdString(d.code);
     case WhereColumn:
-      return whereText(problem);
+      return where(index);
     case StageColumn:
       return isRunRow(index) ? tr("run") : stageText(problem);
     default:
@@ -259,7 +351,7 @@ QVariant ProblemsModel::data(const QModelIndex& index, int role) const
   case Qt::ToolTipRole:
     return QStringLiteral("%1 [%2]\n%3\n%4")
         .arg(QString::fromUtf8(severityName(d.severity)), QString::fromStdString(d.code),
-             QString::fromStdString(d.message), whereText(problem));
+             message(index), where(index));
   case Qt::ForegroundRole:
     if (index.column() == CodeColumn || index.column() == StageColumn)
       return QGuiApplication::palette().brush(QPalette::PlaceholderText);

@@ -1,17 +1,21 @@
 #include "problemspanel.h"
 
 #include "problemsmodel.h"
+#include "problemtargets.h"
 #include "style/paintedicons.h"
 #include "style/textformat.h"
 
 #include "document/document.h"
 
 #include <QApplication>
+#include <QBuffer>
 #include <QClipboard>
+#include <QDockWidget>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMainWindow>
 #include <QStackedWidget>
 #include <QToolButton>
 #include <QTreeView>
@@ -33,6 +37,16 @@ QToolButton* makeToggle(const QIcon& icon, const QString& name, QWidget* parent)
   return button;
 }
 
+/// An icon as a data URL, for rich text.
+QString iconDataUrl(const QIcon& icon, int side)
+{
+  QByteArray png;
+  QBuffer buffer(&png);
+  buffer.open(QIODevice::WriteOnly);
+  icon.pixmap(side, side).save(&buffer, "PNG");
+  return QStringLiteral("data:image/png;base64,") + QString::fromLatin1(png.toBase64());
+}
+
 } // namespace
 
 ProblemsPanel::ProblemsPanel(Document* document, QWidget* parent)
@@ -43,19 +57,30 @@ ProblemsPanel::ProblemsPanel(Document* document, QWidget* parent)
       m_infos(makeToggle(severityIcon(Severity::Info), QStringLiteral("showInfos"), this)),
       m_search(new QLineEdit(this)), m_pending(new QLabel(this)), m_stack(new QStackedWidget(this)),
       m_emptyIcon(new QLabel(this)), m_emptyTitle(new QLabel(this)),
-      m_emptyDetail(new QLabel(this)), m_details(new QLabel(this))
+      m_emptyDetail(new QLabel(this)), m_details(new QLabel(this)), m_filterBar(new QWidget(this)),
+      m_compactLine(new QLabel(this))
 {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->setSpacing(0);
 
-  layout->addLayout(buildFilterBar());
+  m_filterBar->setLayout(buildFilterBar());
+  layout->addWidget(m_filterBar);
   setUpTree();
   m_stack->addWidget(m_tree);
   m_stack->addWidget(buildEmptyPage());
-  layout->addWidget(m_stack, 1);
+  // The whole message of the current problem beside the table, wrapped: rows elide long ones.
+  auto* body = new QHBoxLayout;
+  body->setSpacing(0);
+  body->addWidget(m_stack, 2);
   setUpDetails();
-  layout->addWidget(m_details);
+  body->addWidget(m_details, 1);
+  layout->addLayout(body, 1);
+  m_compactLine->setObjectName(QStringLiteral("compactLine"));
+  m_compactLine->setContentsMargins(8, 3, 8, 3);
+  m_compactLine->setTextFormat(Qt::RichText);
+  m_compactLine->hide();
+  layout->addWidget(m_compactLine);
 
   for (QToolButton* toggle : {m_errors, m_warnings, m_infos})
     connect(toggle, &QToolButton::toggled, this, &ProblemsPanel::applyFilter);
@@ -109,9 +134,11 @@ void ProblemsPanel::setUpTree()
   header->setStretchLastSection(false);
   header->setSectionResizeMode(ProblemsModel::MessageColumn, QHeaderView::Stretch);
   const int digit = fontMetrics().horizontalAdvance(QLatin1Char('0'));
-  m_tree->setColumnWidth(ProblemsModel::CodeColumn, 26 * digit);
-  m_tree->setColumnWidth(ProblemsModel::WhereColumn, 30 * digit);
+  m_tree->setColumnWidth(ProblemsModel::CodeColumn, 17 * digit);
+  m_tree->setColumnWidth(ProblemsModel::WhereColumn, 19 * digit);
   m_tree->setColumnWidth(ProblemsModel::StageColumn, 10 * digit);
+  // The stage is in the details beside the table; the message needs the room more.
+  m_tree->setColumnHidden(ProblemsModel::StageColumn, true);
 
   auto* copy = new QAction(tr("Copy"), this);
   copy->setShortcut(QKeySequence::Copy);
@@ -159,6 +186,9 @@ void ProblemsPanel::setUpDetails()
   m_details->setContentsMargins(8, 4, 8, 4);
   m_details->setAutoFillBackground(true);
   m_details->setBackgroundRole(QPalette::AlternateBase);
+  m_details->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+  m_details->setMinimumWidth(12 * fontMetrics().horizontalAdvance(QLatin1Char('0')));
+  m_details->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
   m_details->hide();
 }
 
@@ -232,8 +262,11 @@ void ProblemsPanel::applyFilter()
 void ProblemsPanel::updateEmptyState()
 {
   const Analysis& analysis = m_document->analysis();
+  setCompact(analysis.problems.empty() && m_model->runProblems().empty());
   if (m_model->problemCount() > 0) {
     m_stack->setCurrentWidget(m_tree);
+    if (!m_tree->currentIndex().isValid())
+      m_tree->setCurrentIndex(m_model->index(0, 0));
     return;
   }
   const int side = 2 * fontMetrics().height();
@@ -249,6 +282,10 @@ void ProblemsPanel::updateEmptyState()
           tr("The checker accepts this algorithm for %1.").arg(runtime.toHtmlEscaped()));
     else
       m_emptyDetail->setText(tr("Nothing to check yet."));
+    const int line = fontMetrics().height();
+    m_compactLine->setText(QStringLiteral("<img src=\"%1\" width=%2 height=%2> <b>%3</b> — %4")
+                               .arg(iconDataUrl(okIcon(), line), QString::number(line),
+                                    m_emptyTitle->text(), m_emptyDetail->text()));
   } else {
     m_emptyIcon->setPixmap(
         severityIcon(Severity::Info).pixmap(QSize(side, side), devicePixelRatioF()));
@@ -289,18 +326,7 @@ void ProblemsPanel::activate(const QModelIndex& index)
                              : -1;
   }
 
-  const std::optional<Schedule>& shown = m_document->shownSchedule();
-  if (problem.transferId >= 0 && shown && shown->transfer(problem.transferId) && !problem.step) {
-    m_document->selectTransfer(problem.transferId);
-  } else if (problem.rank && problem.tb) {
-    Selection selection;
-    selection.instruction = InstructionRef{*problem.rank, *problem.tb, problem.step.value_or(0)};
-    if (problem.transferId >= 0)
-      selection.transfers.insert(problem.transferId);
-    m_document->setSelection(selection);
-  } else if (problem.transferId >= 0 && shown && shown->transfer(problem.transferId)) {
-    m_document->selectTransfer(problem.transferId);
-  }
+  m_document->setSelection(problemTarget(problem, *m_document).selection);
   emit problemActivated(problem);
 }
 
@@ -336,15 +362,37 @@ void ProblemsPanel::showDetails()
   const Problem& problem = *shown;
   const Diagnostic& d = problem.diagnostic;
   m_currentKey = problemKey(problem);
-  QString where = ProblemsModel::whereText(problem);
+  QString where = m_model->where(current);
   if (!where.isEmpty())
     where = QStringLiteral(" · ") + where.toHtmlEscaped();
   m_details->setText(
       QStringLiteral("%1<br><small>%2 · %3%4</small>")
-          .arg(QString::fromStdString(d.message).toHtmlEscaped(),
+          .arg(m_model->message(current).toHtmlEscaped(),
                QString::fromStdString(d.code).toHtmlEscaped(),
                m_model->isRunRow(current) ? tr("run") : ProblemsModel::stageText(problem), where));
   m_details->show();
+}
+
+void ProblemsPanel::setCompact(bool compact)
+{
+  if (compact == m_compact)
+    return;
+  m_compact = compact;
+  m_filterBar->setVisible(!compact);
+  m_stack->setVisible(!compact);
+  m_compactLine->setVisible(compact);
+  if (compact) {
+    m_expandedHeight = std::max(height(), m_expandedHeight);
+    m_details->hide();
+    setMaximumHeight(m_compactLine->sizeHint().height());
+    return;
+  }
+  setMaximumHeight(QWIDGETSIZE_MAX);
+  // The dock was shrunk to the one line: give it back its height now there is a list to show.
+  auto* dock = qobject_cast<QDockWidget*>(parentWidget());
+  auto* window = dock ? qobject_cast<QMainWindow*>(dock->parentWidget()) : nullptr;
+  if (window)
+    window->resizeDocks({dock}, {m_expandedHeight}, Qt::Vertical);
 }
 
 void ProblemsPanel::copySelection()

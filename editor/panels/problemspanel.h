@@ -3,11 +3,12 @@
 // The Problems dock (issue 6, item 1): the checker's diagnostics for the open document, live.
 //
 // A filter bar (toggles for errors, warnings and infos with their counts, a search box) above a
-// tree of problems whose children are the related locations (a deadlock's cycle), and under it
-// the current problem's whole message (rows elide long messages). Activating a
-// row (double-click or Enter) selects what it is about in the document — the transfer, else the
-// instruction — and emits problemActivated so the main window can bring the right tab forward.
-// With nothing to report it shows a green check and a sentence instead of an empty table.
+// tree of problems whose children are the related locations (a deadlock's cycle) and the other
+// ranks of a repeated fault, and beside it the current problem's whole message, wrapped (rows
+// elide long messages). Activating a row (double-click or Enter) selects what it is about
+// (problemtargets.h: a transfer, an instruction, a cell, GPUs) and emits problemActivated so the
+// main window can bring the right tab forward. With nothing to report the panel is one line: a
+// green check and a sentence.
 // Rows come from ProblemsModel, rebuilt on every analysisChanged.
 
 #include <QAction>
@@ -48,6 +49,8 @@ public:
   /// problems, stage "run"; activating one selects its instruction. An empty list removes them.
   void setRunProblems(std::vector<Problem> problems);
   ProblemsModel* model() const { return m_model; }
+  /// Whether the panel shows only the one "No problems" line.
+  bool isCompact() const { return m_compact; }
 
 signals:
   /// The summary changed; the main window shows it in the dock's title.
@@ -72,6 +75,8 @@ private:
   /// (edits rebuild the list; the user's place in it should survive them).
   void restoreCurrent();
   static QString problemKey(const Problem& problem);
+  /// With nothing to report the panel is one line ("No problems — …") and at most that tall.
+  void setCompact(bool compact);
 
   Document* m_document;
   ProblemsModel* m_model;
@@ -86,6 +91,10 @@ private:
   QLabel* m_emptyTitle;
   QLabel* m_emptyDetail;
   QLabel* m_details; ///< the current problem's whole message (rows elide long ones)
+  QWidget* m_filterBar;
+  QLabel* m_compactLine; ///< "No problems — …" on one line, instead of everything else
+  bool m_compact = false;
+  int m_expandedHeight = 200; ///< the panel's height before it was made one line
   QString m_summary;
   QString m_currentKey; ///< problemKey of the current row, kept across refreshes
   QList<QAction*> m_toolActions;

@@ -7,4 +7,5 @@ list(APPEND cs_editor_area_sources
   panels/topologyinspector.h panels/topologyinspector.cpp
   panels/instructioninspector.h panels/instructioninspector.cpp
   panels/inspectorpanel.h panels/inspectorpanel.cpp
+  panels/problemtargets.h panels/problemtargets.cpp
 )

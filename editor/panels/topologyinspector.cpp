@@ -133,12 +133,13 @@ LinkInspector::LinkInspector(Document* document, QWidget* parent)
       m_kind(makeCombo(QStringLiteral("kind"))),
       m_bandwidth(makeDoubleSpin(QStringLiteral("bandwidth"), 0.01, 100000.0, 2, tr(" GB/s"))),
       m_latency(makeDoubleSpin(QStringLiteral("latency"), 0.0, 100000.0, 3, tr(" µs"))),
-      m_duplex(makeCheck(QStringLiteral("duplex"), tr("Full bandwidth in both directions")))
+      m_duplex(makeCheck(QStringLiteral("duplex"), tr("Both directions")))
 {
   for (LinkKind kind : {LinkKind::NvLink, LinkKind::Pcie, LinkKind::Network, LinkKind::Smp})
     m_kind->addItem(QString::fromUtf8(linkKindName(kind)), static_cast<int>(kind));
   m_bandwidth->setToolTip(tr("Bandwidth per direction, in GB/s (10⁹ bytes per second)"));
   m_latency->setToolTip(tr("Latency paid once per message crossing the link"));
+  m_duplex->setToolTip(tr("Full bandwidth in both directions at once"));
   m_ends->setForegroundRole(QPalette::WindowText);
   form()->addRow(m_ends);
   form()->addRow(tr("Kind"), m_kind);

@@ -45,6 +45,8 @@ TimelineView::TimelineView(Document* document, QWidget* parent)
     m_replicate->setEnabled(!selected.empty());
     if (!m_selecting && !selected.empty())
       ensureTransferVisible(*selected.begin());
+    if (const std::optional<CellRef> cell = m_document->selection().cell)
+      showCell(*cell);
     viewport()->update();
   });
   m_model.layout().setZoom(1.0);
@@ -196,6 +198,17 @@ void TimelineView::ensureTransferVisible(int transferId)
   else
     ensureContentVisible(QRect(bounds.left(), static_cast<int>(route->srcTop), bounds.width(),
                                static_cast<int>(route->srcBottom - route->srcTop)));
+}
+
+void TimelineView::showCell(const CellRef& cell)
+{
+  const int row = m_model.states().rowOf(cell.slot);
+  if (row < 0 || cell.column < 0 || cell.column >= m_model.states().columnCount())
+    return;
+  m_cursorRow = row;
+  m_cursorColumn = cell.column;
+  m_cursorShown = true;
+  cellRect(cell.slot, cell.column); // scrolls it into view
 }
 
 std::pair<ChunkRef, int> TimelineView::cursor() const
@@ -382,7 +395,9 @@ TimelinePaintState TimelineView::paintState() const
   const int cursorRow = m_model.layout().visualRowOf(m_cursorRow);
   if (m_cursorShown && cursorRow >= 0)
     state.cursor = std::pair(cursorRow, m_cursorColumn);
-  state.focused = hasFocus();
+  // A cell a problem selected is shown like the cursor of a focused view (the Problems dock has
+  // the focus then).
+  state.focused = hasFocus() || m_document->selection().cell.has_value();
   state.labels = &m_labels;
   state.playback = m_playback ? &*m_playback : nullptr;
   if (!m_model.hasSchedule())

@@ -22,6 +22,7 @@
 #include "timelineplayback.h"
 
 #include "document/playbackmarks.h"
+#include "document/selection.h"
 
 #include <QAbstractScrollArea>
 #include <QAction>
@@ -65,6 +66,8 @@ public:
   int transferAt(const QPoint& pos) const;
   /// The arrow highlighted because the mouse is over it, or -1.
   int hoveredTransfer() const { return m_hover; }
+  /// Puts the keyboard cursor on `cell` and scrolls to it (a problem about a chunk's value).
+  void showCell(const CellRef& cell);
   /// The keyboard cursor: (chunk slot, column).
   std::pair<ChunkRef, int> cursor() const;
   /// The tooltip text at `pos`: a transfer with its problems, a cell's value, a step.

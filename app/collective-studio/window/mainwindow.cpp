@@ -12,6 +12,7 @@
 #include "document/document.h"
 #include "panels/inspectorpanel.h"
 #include "panels/problemspanel.h"
+#include "panels/problemtargets.h"
 #include "program/programview.h"
 #include "timeline/timelineview.h"
 #include "topology/topologyview.h"
@@ -212,28 +213,21 @@ void MainWindow::updateProblemsTitle()
 
 void MainWindow::activateProblem(const Problem& problem)
 {
-  // The panel selects the offending item; the window brings the view that shows it forward:
-  // the Program for what the Program checker found at an instruction (a deadlock is about the
-  // order of instructions, not about the transfer they carry), the timeline otherwise.
-  const bool atInstruction =
-      problem.stage == ProblemStage::Program && problem.rank && problem.tb && problem.step;
-  if (!atInstruction && problem.transferId >= 0 && m_document->shownSchedule() &&
-      m_document->shownSchedule()->transfer(problem.transferId)) {
-    if (!m_document->selection().transfers.contains(problem.transferId))
-      m_document->selectTransfer(problem.transferId);
+  // The panel selected what the problem points at (problemtargets.h); the window brings the tab
+  // that shows it forward: the Program for an instruction, the topology for GPUs, else the
+  // timeline.
+  switch (problemTarget(problem, *m_document).view) {
+  case ProblemTarget::View::Topology:
+    showView(View::Topology);
+    break;
+  case ProblemTarget::View::Timeline:
     showView(View::Timeline);
-    return;
-  }
-  if (problem.rank && problem.tb && problem.step) {
-    const InstructionRef where{*problem.rank, *problem.tb, *problem.step};
-    if (m_document->selection().instruction != where) {
-      Selection selection;
-      selection.instruction = where;
-      if (problem.transferId >= 0)
-        selection.transfers.insert(problem.transferId);
-      m_document->setSelection(selection);
-    }
+    break;
+  case ProblemTarget::View::Program:
     showView(View::Program);
+    break;
+  case ProblemTarget::View::Document:
+    break;
   }
 }
 

@@ -29,6 +29,7 @@
 
 class QAction;
 class QComboBox;
+class QDialog;
 class QDockWidget;
 class QDragEnterEvent;
 class QDropEvent;
@@ -136,6 +137,13 @@ public:
   /// Help › About: the program and the library versions found at run time (aboutversions.h);
   /// deleted when closed. --dialog about screenshots it.
   QMessageBox* createAboutBox();
+  /// Help › User Guide: docs/editor.md (installed in share/doc/collective-studio, or the source
+  /// tree's) in a window of its own with its pictures; null with the reason shown when it is
+  /// not installed. Deleted when closed.
+  QDialog* createUserGuide();
+  /// Where the user guide is: installed beside the program, else in the source tree; empty when
+  /// neither exists.
+  static QString userGuidePath();
 
   // Teaching mode (issue 19; mainwindowteach.cpp).
 
@@ -272,6 +280,8 @@ private:
   // mainwindowhelp.cpp
   void showAbout();
   void showDiagnosticsReference();
+  /// Adds Help › User Guide (F1).
+  void addUserGuideAction(QMenu* help);
 
   MainWindowOptions m_options;
   Document* m_document = nullptr;

@@ -237,6 +237,7 @@ void MainWindow::createMenus()
   addTeachMenu();
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
+  addUserGuideAction(help);
   help->addAction(a.diagnostics);
   help->addSeparator();
   help->addAction(a.about);
@@ -291,6 +292,10 @@ void MainWindow::currentViewChanged()
    : view == View::Timeline ? a.showTimeline
                             : a.showProgram)
       ->setChecked(true);
+  // The Inspector shows what this tab shows selected, not a link or transfer left on another.
+  m_document->setSelection(selectionShownBy(m_document->selection(),
+                                            view == View::Topology ? SelectionScope::Topology
+                                                                   : SelectionScope::Algorithm));
   updateViewActions();
 }
 

@@ -4,28 +4,31 @@
 
 #include "aboutversions.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QCoreApplication>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QFile>
 #include <QFileInfo>
+#include <QMenu>
 #include <QMessageBox>
 #include <QTextBrowser>
+#include <QUrl>
 #include <QVBoxLayout>
 
 namespace cs::editor {
 
 namespace {
 
-/// Where the diagnostics reference is: installed beside the program, or in the source tree.
-QString diagnosticsReferencePath()
+/// Where a document of docs/ is: installed beside the program, or in the source tree.
+QString docPath(const QString& fileName)
 {
   const QStringList candidates = {
-      QCoreApplication::applicationDirPath() +
-          QStringLiteral("/../share/doc/collective-studio/diagnostics.md"),
+      QCoreApplication::applicationDirPath() + QStringLiteral("/../share/doc/collective-studio/") +
+          fileName,
 #ifdef CSTUDIO_DOCS_DIR
-      QStringLiteral(CSTUDIO_DOCS_DIR "/diagnostics.md"),
+      QStringLiteral(CSTUDIO_DOCS_DIR "/") + fileName,
 #endif
   };
   for (const QString& candidate : candidates) {
@@ -33,6 +36,11 @@ QString diagnosticsReferencePath()
       return QFileInfo(candidate).canonicalFilePath();
   }
   return {};
+}
+
+QString diagnosticsReferencePath()
+{
+  return docPath(QStringLiteral("diagnostics.md"));
 }
 
 } // namespace
@@ -56,6 +64,48 @@ QMessageBox* MainWindow::createAboutBox()
 void MainWindow::showAbout()
 {
   createAboutBox()->open();
+}
+
+QString MainWindow::userGuidePath()
+{
+  return docPath(QStringLiteral("editor.md"));
+}
+
+QDialog* MainWindow::createUserGuide()
+{
+  const QString path = userGuidePath();
+  if (path.isEmpty()) {
+    showError(tr("User Guide"), tr("The user guide (docs/editor.md) is not installed."));
+    return nullptr;
+  }
+  auto* dialog = new QDialog(this);
+  dialog->setObjectName(QStringLiteral("userGuide"));
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
+  dialog->setWindowTitle(tr("Collective Studio User Guide"));
+  auto* layout = new QVBoxLayout(dialog);
+  auto* browser = new QTextBrowser(dialog);
+  browser->setOpenExternalLinks(true);
+  // As a source, so that the guide's pictures (images/…) resolve beside it.
+  browser->setSource(QUrl::fromLocalFile(path), QTextDocument::MarkdownResource);
+  layout->addWidget(browser);
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
+  connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::close);
+  layout->addWidget(buttons);
+  dialog->resize(900, 760);
+  return dialog;
+}
+
+void MainWindow::addUserGuideAction(QMenu* help)
+{
+  auto* guide = new QAction(tr("&User Guide"), this);
+  guide->setObjectName(QStringLiteral("userGuideAction"));
+  guide->setShortcut(QKeySequence::HelpContents);
+  guide->setStatusTip(tr("How to draw, check, export and replay an algorithm"));
+  connect(guide, &QAction::triggered, this, [this] {
+    if (QDialog* dialog = createUserGuide())
+      dialog->show();
+  });
+  help->addAction(guide);
 }
 
 void MainWindow::showDiagnosticsReference()

@@ -130,17 +130,25 @@ QWidget* NewDocumentDialog::buildEmptyPage()
   form->addRow(tr("C&ollective:"), m_collective);
   m_chunks = new QSpinBox(page);
   m_chunks->setRange(1, 64);
-  m_chunks->setToolTip(tr("Chunks each rank contributes; the large buffers hold this many "
-                          "chunks per rank"));
-  form->addRow(tr("C&hunks per rank:"), m_chunks);
-  m_inPlace = new QCheckBox(tr("In place (input and output share memory)"), page);
+  m_chunks->setValue(4);
+  m_chunks->setToolTip(tr("Chunks in each rank's input buffer; the output buffer's size follows "
+                          "from the collective"));
+  form->addRow(tr("Input c&hunks per rank:"), m_chunks);
+  m_inPlace = new QCheckBox(tr("In place (the output is the input buffer)"), page);
   m_inPlace->setChecked(true);
   form->addRow(QString(), m_inPlace);
+  m_preview = new QLabel(page);
+  m_preview->setObjectName(QStringLiteral("bufferPreview"));
+  m_preview->setWordWrap(true);
+  form->addRow(tr("Buffers:"), m_preview);
   auto* hint = new QLabel(tr("An empty timeline: draw transfers by dragging a chunk onto another "
                              "rank's chunk."),
                           page);
   hint->setWordWrap(true);
   form->addRow(hint);
+  connect(m_chunks, &QSpinBox::valueChanged, this, &NewDocumentDialog::updateValidity);
+  connect(m_inPlace, &QCheckBox::toggled, this, &NewDocumentDialog::updateValidity);
+  connect(m_collective, &QComboBox::currentIndexChanged, this, &NewDocumentDialog::updateValidity);
   return page;
 }
 
@@ -174,6 +182,25 @@ QString NewDocumentDialog::algorithmKey() const
 void NewDocumentDialog::setRanks(int ranks)
 {
   m_ranks->setValue(ranks);
+}
+
+void NewDocumentDialog::setInputChunks(int chunks)
+{
+  m_chunks->setValue(chunks);
+}
+
+void NewDocumentDialog::setInPlace(bool inPlace)
+{
+  m_inPlace->setChecked(inPlace);
+}
+
+bool NewDocumentDialog::selectCollective(Collective collective)
+{
+  const int index = m_collective->findData(static_cast<int>(collective));
+  if (index < 0)
+    return false;
+  m_collective->setCurrentIndex(index);
+  return true;
 }
 
 void NewDocumentDialog::setChannels(int channels)
@@ -232,10 +259,25 @@ void NewDocumentDialog::updatePresets()
   m_preset->setCurrentIndex(std::max(0, index));
 }
 
+EmptyDocumentOptions NewDocumentDialog::emptyOptions() const
+{
+  EmptyDocumentOptions options;
+  options.collective = static_cast<Collective>(m_collective->currentData().toInt());
+  options.ranks = m_ranks->value();
+  options.inputChunks = m_chunks->value();
+  options.inPlace = m_inPlace->isChecked();
+  return options;
+}
+
+QString NewDocumentDialog::bufferPreview() const
+{
+  return m_preview->text();
+}
+
 QString NewDocumentDialog::problem() const
 {
   if (mode() == Mode::Empty)
-    return {};
+    return emptyDocumentProblem(emptyOptions());
   const AlgorithmInfo* info = findAlgorithm(algorithmKey().toStdString());
   if (!info)
     return tr("Choose an algorithm.");
@@ -251,6 +293,7 @@ QString NewDocumentDialog::problem() const
 void NewDocumentDialog::updateValidity()
 {
   const QString why = problem();
+  m_preview->setText(describeEmptyDocument(emptyOptions()));
   m_problem->setText(why);
   m_problem->setVisible(!why.isEmpty());
   m_buttons->button(QDialogButtonBox::Ok)->setEnabled(why.isEmpty());
@@ -259,12 +302,12 @@ void NewDocumentDialog::updateValidity()
 std::optional<DocumentState> NewDocumentDialog::state(QString* error) const
 {
   if (mode() == Mode::Empty) {
-    EmptyDocumentOptions options;
-    options.collective = static_cast<Collective>(m_collective->currentData().toInt());
-    options.ranks = m_ranks->value();
-    options.chunksPerRank = m_chunks->value();
-    options.inPlace = m_inPlace->isChecked();
-    DocumentState state = emptyDocumentState(options);
+    if (const QString why = problem(); !why.isEmpty()) {
+      if (error)
+        *error = why;
+      return std::nullopt;
+    }
+    DocumentState state = emptyDocumentState(emptyOptions());
     if (!presetName().isEmpty())
       state.design.topology = makePresetTopology(presetName().toStdString());
     return state;

@@ -1,10 +1,13 @@
 #pragma once
 
-// File > New: an empty document (collective, ranks, chunks per rank, in place) or a classic
-// algorithm from the catalogue (title and summary listed; its explanation and cost formula shown;
-// ranks and channels with the reason shown live when the algorithm does not exist for them), with
-// a topology preset sized to the ranks. The dialog only describes the choice: state() builds it and
-// the main window resets the document with it.
+// File > New: an empty document (collective, ranks, input chunks per rank, in place, with a live
+// preview of the buffers it creates) or a classic algorithm from the catalogue (title and summary
+// listed; its explanation and cost formula shown; ranks and channels with the reason shown live
+// when the algorithm does not exist for them), with a topology preset sized to the ranks. The
+// dialog only describes the choice: state() builds it and the main window resets the document with
+// it.
+
+#include "newdocuments.h"
 
 #include "document/documentstate.h"
 
@@ -48,6 +51,15 @@ public:
   /// The chosen preset's name ("ring-8"), or an empty string for none.
   QString presetName() const;
 
+  /// The Empty tab's choice.
+  EmptyDocumentOptions emptyOptions() const;
+  void setInputChunks(int chunks);
+  void setInPlace(bool inPlace);
+  /// Selects the Empty tab's collective; false when it is not offered.
+  bool selectCollective(Collective collective);
+  /// The live description of the buffers the Empty tab creates ("Per rank: i 4 chunks, …").
+  QString bufferPreview() const;
+
   /// Why the current choice cannot be created (an algorithm unsupported for these ranks), or
   /// an empty string when OK is enabled.
   QString problem() const;
@@ -68,6 +80,7 @@ private:
   QComboBox* m_collective = nullptr;
   QSpinBox* m_chunks = nullptr;
   QCheckBox* m_inPlace = nullptr;
+  QLabel* m_preview = nullptr;
   QSpinBox* m_ranks = nullptr;
   QComboBox* m_preset = nullptr;
   QLabel* m_problem = nullptr;

@@ -1,5 +1,7 @@
 #include "newdocuments.h"
 
+#include "style/textformat.h"
+
 #include "model/topologypresets.h"
 
 #include <QObject>
@@ -15,17 +17,73 @@ std::vector<Collective> newDocumentCollectives()
           Collective::Custom};
 }
 
+namespace {
+
+/// Whether the output is the input itself (same size) when the call is in place; the gathering
+/// and scattering collectives keep both buffers, of different sizes.
+bool outputAliasesInput(Collective collective)
+{
+  return collective != Collective::AllGather && collective != Collective::ReduceScatter &&
+         collective != Collective::AllToAll;
+}
+
+/// Whether the input is split into one block per rank.
+bool inputSplitAmongRanks(Collective collective)
+{
+  return collective == Collective::ReduceScatter || collective == Collective::AllToAll;
+}
+
+} // namespace
+
+RankBuffers emptyDocumentBuffers(const EmptyDocumentOptions& options)
+{
+  const int ranks = std::max(1, options.ranks);
+  const int input = std::max(1, options.inputChunks);
+  RankBuffers buffers{.input = input, .output = input, .scratch = 0};
+  if (options.collective == Collective::AllGather)
+    buffers.output = input * ranks;
+  if (options.collective == Collective::ReduceScatter)
+    buffers.output = std::max(1, input / ranks);
+  if (options.inPlace && outputAliasesInput(options.collective))
+    buffers.output = 0;
+  return buffers;
+}
+
+QString emptyDocumentProblem(const EmptyDocumentOptions& options)
+{
+  const int ranks = std::max(1, options.ranks);
+  if (inputSplitAmongRanks(options.collective) && options.inputChunks % ranks != 0) {
+    const std::string_view title = collectiveTitle(options.collective);
+    return QObject::tr("%1 splits each input among the %2 ranks: choose a multiple of %2 input "
+                       "chunks per rank.")
+        .arg(QString::fromUtf8(title.data(), static_cast<qsizetype>(title.size())))
+        .arg(ranks);
+  }
+  return {};
+}
+
+QString describeEmptyDocument(const EmptyDocumentOptions& options)
+{
+  const RankBuffers buffers = emptyDocumentBuffers(options);
+  const int ranks = std::max(1, options.ranks);
+  const int rows = buffers.input + buffers.output + buffers.scratch;
+  const auto chunks = [](int count) {
+    return countText(count, QObject::tr("chunk"), QObject::tr("chunks"));
+  };
+  const QString output = buffers.output == 0 ? QObject::tr("o = i (in place)")
+                                             : QStringLiteral("o ") + chunks(buffers.output);
+  return QObject::tr("Per rank: i %1, %2, s %3 — %4 timeline rows (%5 ranks × %6)")
+      .arg(chunks(buffers.input), output)
+      .arg(buffers.scratch)
+      .arg(rows * ranks)
+      .arg(ranks)
+      .arg(rows);
+}
+
 DocumentState emptyDocumentState(const EmptyDocumentOptions& options)
 {
   const int ranks = std::max(1, options.ranks);
-  const int share = std::max(1, options.chunksPerRank);
-  const int whole = share * ranks;
-  RankBuffers buffers{.input = whole, .output = whole, .scratch = 0};
-  // The small side of the gathering and scattering collectives holds one rank's share.
-  if (options.collective == Collective::AllGather)
-    buffers.input = share;
-  if (options.collective == Collective::ReduceScatter)
-    buffers.output = share;
+  const RankBuffers buffers = emptyDocumentBuffers(options);
 
   DocumentState state;
   Schedule& schedule = state.design.schedule;

@@ -15,14 +15,28 @@
 
 namespace cs::editor {
 
-/// The shape of an empty document.
+/// The shape of an empty document, as docs/editor.md describes the New dialog's fields.
 struct EmptyDocumentOptions {
   Collective collective = Collective::AllReduce;
   int ranks = 4;
-  /// Chunks each rank contributes (K); the collective's large buffers get K · ranks chunks.
-  int chunksPerRank = 1;
+  /// Chunks in each rank's input buffer (the guide's "4 input chunks per rank"). The output
+  /// follows from the collective: as many for all-reduce, broadcast, reduce and all-to-all,
+  /// ranks times as many for all-gather, a ranks-th for reduce-scatter.
+  int inputChunks = 4;
+  /// In place: the output is the input (no separate o[k] rows) where the two have one size.
   bool inPlace = true;
 };
+
+/// The chunk counts each rank of an empty document gets for `options`.
+RankBuffers emptyDocumentBuffers(const EmptyDocumentOptions& options);
+
+/// Why `options` cannot make a document ("reduce-scatter splits the input among the 4 ranks:
+/// choose a multiple of 4 input chunks"), or an empty string.
+QString emptyDocumentProblem(const EmptyDocumentOptions& options);
+
+/// The New dialog's preview of the buffers: "Per rank: i 4 chunks, o 4 chunks, s 0 — 32
+/// timeline rows (4 ranks × 8)"; "o = i (in place)" when the output is the input.
+QString describeEmptyDocument(const EmptyDocumentOptions& options);
 
 /// The collectives an empty document can be made for, in the order the dialog lists them.
 std::vector<Collective> newDocumentCollectives();

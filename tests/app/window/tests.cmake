@@ -5,7 +5,7 @@ cstudio_add_test(tst_autosave SOURCES app/window/tst_autosave.cpp LIBS cs::app)
 find_package(Qt6 REQUIRED COMPONENTS Gui)
 cstudio_add_test(tst_studiocli SOURCES app/window/tst_studiocli.cpp LIBS Qt6::Gui)
 target_compile_definitions(tst_studiocli PRIVATE
-  COLLECTIVE_STUDIO="$<TARGET_FILE:collective-studio>")
+  COLLECTIVE_STUDIO="$<TARGET_FILE:collective-studio>" CSTUDIO_TEST_VERSION="${PROJECT_VERSION}")
 add_dependencies(tst_studiocli collective-studio)
 # Runs listed in the Library dock and replayed; files dropped on the window.
 cstudio_add_test(tst_storedruns SOURCES app/window/tst_storedruns.cpp LIBS cs::app)
@@ -15,3 +15,15 @@ cstudio_add_test(tst_aboutversions SOURCES app/window/tst_aboutversions.cpp LIBS
 cstudio_add_test(tst_gallery SOURCES app/window/tst_gallery.cpp LIBS cs::app)
 # Teach › Presentation Mode: palettes, keys, pointer, giving the Teaching view back.
 cstudio_add_test(tst_presentation SOURCES app/window/tst_presentation.cpp LIBS cs::app)
+# File › New: the Empty tab's fields, its buffer preview and the buffers it creates.
+cstudio_add_test(tst_newdocument SOURCES app/window/tst_newdocument.cpp LIBS cs::app)
+# The Inspector follows the selection through delete, undo and tab changes, and fits its dock.
+cstudio_add_test(tst_inspectorfollows SOURCES app/window/tst_inspectorfollows.cpp LIBS cs::app)
+# Help › User Guide, and the guide's deadlock example generated at build time.
+cstudio_add_test(tst_userguide SOURCES app/window/tst_userguide.cpp LIBS cs::app)
+# Sanitizer and fuzzing builds write no examples (packaging/CMakeLists.txt): that case skips.
+if(TARGET cs_examples)
+  target_compile_definitions(tst_userguide PRIVATE
+    CSTUDIO_EXAMPLES_DIR="${PROJECT_BINARY_DIR}/packaging/examples")
+  add_dependencies(tst_userguide cs_examples)
+endif()

@@ -1,6 +1,7 @@
 // The collective-studio binary as the user guide's screenshots use it: --screenshot renders the
 // laid-out window at the requested size and exits 0; an unreadable FILE exits 2 naming it; bad
-// arguments exit 2. Runs the real executable on the offscreen platform.
+// arguments exit 2; --help and --version answer without any display. Runs the real executable on
+// the offscreen platform (or on none at all).
 
 #include "support/corpus.h"
 #include "support/studio.h"
@@ -30,6 +31,8 @@ private slots:
   void unreadableFileExitsTwo();
   void badArgumentsExitTwo();
   void sweepScreenshotOfTheExample();
+  void helpAndVersionNeedNoDisplay_data();
+  void helpAndVersionNeedNoDisplay();
 
 private:
   QTemporaryDir m_dir;
@@ -129,6 +132,38 @@ void Test_studiocli::sweepScreenshotOfTheExample()
                               "--sweep-backends", "nothing"},
                              m_dir.path());
   QCOMPARE(none.exitCode, 2);
+}
+
+void Test_studiocli::helpAndVersionNeedNoDisplay_data()
+{
+  QTest::addColumn<QString>("option");
+  QTest::addColumn<QString>("expected");
+  QTest::newRow("--help") << "--help"
+                          << "--screenshot";
+  QTest::newRow("-h") << "-h"
+                      << "--library";
+  QTest::newRow("--version") << "--version"
+                             << "collective-studio " CSTUDIO_TEST_VERSION;
+}
+
+void Test_studiocli::helpAndVersionNeedNoDisplay()
+{
+  // No DISPLAY, no WAYLAND_DISPLAY and no QT_QPA_PLATFORM: a QApplication would abort with the
+  // platform-plugin error, so these must be answered before one is made.
+  QFETCH(QString, option);
+  QFETCH(QString, expected);
+  QProcess process;
+  QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+  for (const QString name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
+    environment.remove(name);
+  environment.insert("XDG_CONFIG_HOME", m_dir.filePath("config"));
+  process.setProcessEnvironment(environment);
+  process.start(QStringLiteral(COLLECTIVE_STUDIO), {option});
+  QVERIFY(process.waitForFinished(60000));
+  const QString output = QString::fromLocal8Bit(process.readAllStandardOutput());
+  QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+  QVERIFY2(process.exitCode() == 0, qPrintable(process.readAllStandardError()));
+  QVERIFY2(output.contains(expected), qPrintable(output));
 }
 
 QTEST_GUILESS_MAIN(Test_studiocli)

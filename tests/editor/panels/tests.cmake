@@ -1,3 +1,6 @@
 # Tests of editor/panels (paths relative to tests/).
 cstudio_add_test(tst_problemspanel SOURCES editor/panels/tst_problemspanel.cpp LIBS cs::editor)
 cstudio_add_test(tst_inspector SOURCES editor/panels/tst_inspector.cpp LIBS cs::editor)
+# Every problem the catalogue and its broken variants produce points at an item that exists.
+cstudio_add_test(tst_problemnavigation SOURCES editor/panels/tst_problemnavigation.cpp
+  LIBS cs::editor)

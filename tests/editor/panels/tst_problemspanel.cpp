@@ -9,6 +9,7 @@
 #include "panels/problemspanel.h"
 
 #include "catalogue/catalogue.h"
+#include "model/diagnosticgroups.h"
 #include "model/topologypresets.h"
 #include "support/corpus.h"
 
@@ -42,14 +43,22 @@ DocumentState ringState(int ranks)
   return state;
 }
 
-/// Rows whose code column is `code` or inside it.
+/// Problems listed with a code that is `code` or inside it: top-level rows, and the other members
+/// of a repeated fault's group (its child rows after the related locations).
 int rowsWithCode(const ProblemsPanel& panel, const QString& code)
 {
   int n = 0;
+  const ProblemsModel* model = panel.model();
   for (int row = 0; row < panel.problemCount(); ++row) {
-    const QString shown = panel.model()->index(row, ProblemsModel::CodeColumn).data().toString();
-    if (codeInCategory(shown.toStdString(), code.toStdString()))
-      ++n;
+    const QModelIndex top = model->index(row, ProblemsModel::CodeColumn);
+    for (int child = -1; child < model->rowCount(top.siblingAtColumn(0)); ++child) {
+      const QModelIndex index = child < 0 ? top : model->index(child, 0, top.siblingAtColumn(0));
+      if (child >= 0 && model->memberOf(index) < 0)
+        continue;
+      const QString shown = index.siblingAtColumn(ProblemsModel::CodeColumn).data().toString();
+      if (codeInCategory(shown.toStdString(), code.toStdString()))
+        ++n;
+    }
   }
   return n;
 }
@@ -109,16 +118,20 @@ void TestProblemsPanel::knownBadFilesShowEveryProblem()
   const Analysis& analysis = document.analysis();
   QVERIFY(analysis.errors > 0);
 
-  QCOMPARE(panel.problemCount(), static_cast<int>(analysis.problems.size()));
+  QCOMPARE(panel.model()->listedProblemCount(), static_cast<int>(analysis.problems.size()));
+  QCOMPARE(panel.problemCount(),
+           static_cast<int>(groupRepeatedDiagnostics(analysis.diagnostics()).size()));
   int expected = 0;
   for (const Problem& problem : analysis.problems)
     if (codeInCategory(problem.diagnostic.code, code.toStdString()))
       ++expected;
   QVERIFY(expected > 0);
   QCOMPARE(rowsWithCode(panel, code), expected);
-  // Errors come first, in the Analysis's order, with their message in the first column.
-  QCOMPARE(panel.model()->index(0, ProblemsModel::MessageColumn).data().toString(),
-           QString::fromStdString(analysis.problems.front().diagnostic.message));
+  // Errors come first, in the Analysis's order, with their message in the first column (after
+  // the ranks when the row stands for several).
+  const QString first = panel.model()->index(0, ProblemsModel::MessageColumn).data().toString();
+  QVERIFY2(first.endsWith(QString::fromStdString(analysis.problems.front().diagnostic.message)),
+           qPrintable(first));
   const QString summary = panel.summary();
   QVERIFY2(summary.startsWith(QStringLiteral("%1 error").arg(analysis.errors)),
            qPrintable(summary));
@@ -150,8 +163,17 @@ void TestProblemsPanel::relatedLocationsAreChildRows()
   const QModelIndex race = panel.model()->index(0, 0);
   const Problem& problem =
       document.analysis().problems[static_cast<std::size_t>(panel.model()->problemIndex(race))];
-  QCOMPARE(panel.model()->rowCount(race), static_cast<int>(problem.diagnostic.related.size()));
-  QVERIFY(panel.model()->rowCount(race) > 0);
+  // The related locations come first; the same race on other ranks follows as group members.
+  const int relatedCount = static_cast<int>(problem.diagnostic.related.size());
+  QVERIFY(relatedCount > 0);
+  QVERIFY(panel.model()->rowCount(race) >= relatedCount);
+  for (int child = 0; child < panel.model()->rowCount(race); ++child) {
+    const int member = panel.model()->memberOf(panel.model()->index(child, 0, race));
+    QCOMPARE(member >= 0, child >= relatedCount);
+    if (member >= 0)
+      QCOMPARE(document.analysis().problems[static_cast<std::size_t>(member)].diagnostic.code,
+               problem.diagnostic.code);
+  }
   const Location& related = problem.diagnostic.related.front();
   QCOMPARE(panel.model()->relatedLocation(panel.model()->index(0, 0, race)),
            std::optional(related));
@@ -221,7 +243,8 @@ void TestProblemsPanel::enterOnATransferProblemSelectsTheTransfer()
   document.undoStack()->push(new ChangeTransfersCommand(&document, {broken}, "break"));
   QVERIFY(document.analysis().errors > 0);
   QCOMPARE(summaries.count(), 1);
-  QCOMPARE(panel.problemCount(), static_cast<int>(document.analysis().problems.size()));
+  QCOMPARE(panel.model()->listedProblemCount(),
+           static_cast<int>(document.analysis().problems.size()));
 
   int row = -1;
   for (int r = 0; r < panel.problemCount() && row < 0; ++r)
@@ -244,7 +267,8 @@ void TestProblemsPanel::enterOnATransferProblemSelectsTheTransfer()
 
   // Undo: the problem disappears live and the summary says so.
   document.undoStack()->undo();
-  QCOMPARE(panel.problemCount(), static_cast<int>(document.analysis().problems.size()));
+  QCOMPARE(panel.model()->listedProblemCount(),
+           static_cast<int>(document.analysis().problems.size()));
   QCOMPARE(summaries.count(), 2);
   QCOMPARE(panel.summary(), QStringLiteral("No problems"));
 }
@@ -257,25 +281,29 @@ void TestProblemsPanel::filtersAndSearch()
   openCorpusFile(document, QStringLiteral("patched_reducegather_custom_4r_2groups_1i_Simple.xml"));
   const Analysis& analysis = document.analysis();
   const int total = static_cast<int>(analysis.problems.size());
-  QCOMPARE(panel.problemCount(), total);
+  QCOMPARE(panel.model()->listedProblemCount(), total);
 
   auto* errors = panel.findChild<QToolButton*>(QStringLiteral("showErrors"));
   QVERIFY(errors);
   QCOMPARE(errors->text(), QStringLiteral("%1 errors").arg(analysis.errors));
   QTest::mouseClick(errors, Qt::LeftButton);
-  QCOMPARE(panel.problemCount(), total - analysis.errors);
+  QCOMPARE(panel.model()->listedProblemCount(), total - analysis.errors);
 
   auto* search = panel.findChild<QLineEdit*>(QStringLiteral("problemSearch"));
   QTest::mouseClick(errors, Qt::LeftButton);
   QTest::keyClicks(search, QStringLiteral("CHUNKS-PER-LOOP"));
-  QCOMPARE(panel.problemCount(), 4); // one per rank, matched by code ignoring case
+  // One per rank, matched by code ignoring case, listed as one row for ranks 0–3.
+  QCOMPARE(panel.model()->listedProblemCount(), 4);
+  QCOMPARE(panel.problemCount(), 1);
+  const QString grouped = panel.model()->index(0, ProblemsModel::MessageColumn).data().toString();
+  QVERIFY2(grouped.startsWith(QString("ranks 0") + QChar(0x2013) + "3: "), qPrintable(grouped));
   QTest::keyClicks(search, QStringLiteral("zzz"));
   QCOMPARE(panel.problemCount(), 0);
   auto* title = panel.findChild<QLabel*>(QStringLiteral("emptyTitle"));
   QVERIFY(title->isVisible() || !panel.isVisible());
   QCOMPARE(title->text(), QStringLiteral("No problem matches the filter"));
   search->clear();
-  QCOMPARE(panel.problemCount(), total);
+  QCOMPARE(panel.model()->listedProblemCount(), total);
 }
 
 void TestProblemsPanel::correctAlgorithmShowsNoProblemsState()
@@ -289,10 +317,22 @@ void TestProblemsPanel::correctAlgorithmShowsNoProblemsState()
   QCOMPARE(document.analysis().problems.size(), std::size_t{0});
   QCOMPARE(panel.problemCount(), 0);
   QCOMPARE(panel.summary(), QStringLiteral("No problems"));
-  auto* title = panel.findChild<QLabel*>(QStringLiteral("emptyTitle"));
-  QVERIFY(title->isVisible());
-  QCOMPARE(title->text(), QStringLiteral("No problems"));
+  // One line: no filter bar, no table, and the panel no taller than that line.
+  auto* line = panel.findChild<QLabel*>(QStringLiteral("compactLine"));
+  QVERIFY(line->isVisible());
+  QVERIFY2(line->text().contains(QStringLiteral("No problems")), qPrintable(line->text()));
+  QVERIFY(panel.isCompact());
   QVERIFY(!panel.treeView()->isVisible());
+  QVERIFY(!panel.findChild<QLineEdit*>(QStringLiteral("problemSearch"))->isVisible());
+  QCOMPARE(panel.height(), line->sizeHint().height());
+  QVERIFY(panel.height() < 3 * panel.fontMetrics().height());
+
+  // A problem brings the list back.
+  document.undoStack()->push(
+      new RemoveTransfersCommand(&document, {document.schedule().transfers.front().id}));
+  QVERIFY(!panel.isCompact());
+  QVERIFY(panel.treeView()->isVisible());
+  QVERIFY(panel.problemCount() > 0);
 }
 
 QTEST_MAIN(TestProblemsPanel)

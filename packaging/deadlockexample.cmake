@@ -1,0 +1,25 @@
+# The user guide's "Fixing a deadlock" example, made from a generated ring (never copied from the
+# corpus): every threadblock's first two instructions swapped, so each rank receives before it
+# sends and the ring waits on itself.
+#   cmake -DIN=ring.xml -DOUT=ring-deadlock.xml -P deadlockexample.cmake
+file(STRINGS "${IN}" lines)
+list(LENGTH lines count)
+math(EXPR last "${count} - 2")
+set(swapped 0)
+foreach(i RANGE 0 ${last})
+  list(GET lines ${i} first)
+  math(EXPR next "${i} + 1")
+  list(GET lines ${next} second)
+  if(first MATCHES "<step s=\"0\"" AND second MATCHES "<step s=\"1\"")
+    string(REPLACE " s=\"1\"" " s=\"0\"" second "${second}")
+    string(REPLACE " s=\"0\"" " s=\"1\"" first "${first}")
+    list(REMOVE_AT lines ${i} ${next})
+    list(INSERT lines ${i} "${second}" "${first}")
+    math(EXPR swapped "${swapped} + 1")
+  endif()
+endforeach()
+if(swapped EQUAL 0)
+  message(FATAL_ERROR "${IN}: no threadblock with two steps to swap")
+endif()
+list(JOIN lines "\n" text)
+file(WRITE "${OUT}" "${text}\n")
