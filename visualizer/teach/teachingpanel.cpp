@@ -6,6 +6,7 @@
 #include <QKeyEvent>
 #include <QLabel>
 #include <QPushButton>
+#include <QTabWidget>
 #include <QTextBrowser>
 #include <QVBoxLayout>
 #include <QVariantAnimation>
@@ -42,15 +43,25 @@ TeachingPanel::TeachingPanel(QWidget* parent) : QWidget(parent)
   controls->addWidget(m_next);
   layout->addLayout(controls);
 
-  m_narration = new QTextBrowser(this);
+  // The step controls stay above the tabs: every tab (narration, predict, break it) is about the
+  // step they show.
+  m_tabs = new QTabWidget(this);
+  m_tabs->setObjectName(QStringLiteral("teachingTabs"));
+  m_tabs->setFocusPolicy(Qt::NoFocus);
+  auto* narrationPage = new QWidget(m_tabs);
+  auto* narrationLayout = new QVBoxLayout(narrationPage);
+  narrationLayout->setContentsMargins(0, 0, 0, 0);
+  m_narration = new QTextBrowser(narrationPage);
   m_narration->setOpenLinks(false);
   m_narration->setFocusPolicy(Qt::NoFocus);
-  layout->addWidget(m_narration, 1);
-  m_cost = new QLabel(this);
+  narrationLayout->addWidget(m_narration, 1);
+  m_cost = new QLabel(narrationPage);
   m_cost->setWordWrap(true);
   m_cost->setTextFormat(Qt::RichText);
   m_cost->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  layout->addWidget(m_cost);
+  narrationLayout->addWidget(m_cost);
+  m_tabs->addTab(narrationPage, tr("Narration"));
+  layout->addWidget(m_tabs, 1);
 
   m_animation = new QVariantAnimation(this);
   m_animation->setDuration(kStepAnimationMs);

@@ -13,6 +13,7 @@
 
 class QLabel;
 class QPushButton;
+class QTabWidget;
 class QTextBrowser;
 class QVariantAnimation;
 
@@ -48,6 +49,8 @@ public:
   void goTo(int position, bool animate = true);
   /// Ends a running animation at its target (tests, and a second key press).
   void finishAnimation();
+  /// The tabs below the step controls: Narration first; teaching exercises add theirs.
+  QTabWidget* tabs() const { return m_tabs; }
   /// The narration shown, as plain text.
   QString narrationText() const;
 
@@ -76,6 +79,7 @@ private:
   QLabel* m_stepLabel = nullptr;
   QTextBrowser* m_narration = nullptr;
   QLabel* m_cost = nullptr;
+  QTabWidget* m_tabs = nullptr;
   QVariantAnimation* m_animation = nullptr;
 };
 
