@@ -1,5 +1,6 @@
 #include "teachingview.h"
 
+#include "breakitpanel.h"
 #include "document/changeevent.h"
 #include "document/document.h"
 #include "follow/editorfollower.h"
@@ -9,6 +10,7 @@
 
 #include <QLabel>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -35,6 +37,7 @@ TeachingView::TeachingView(editor::Document* document, editor::TimelineView* tim
   splitter->setChildrenCollapsible(false);
   m_panel = new TeachingPanel(splitter);
   splitter->addWidget(m_panel);
+  m_panel->tabs()->addTab(new BreakItPanel(m_document, m_panel), tr("Break it"));
   layout->addWidget(splitter, 1);
 
   m_pause = new QTimer(this);

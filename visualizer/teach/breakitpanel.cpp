@@ -1,0 +1,265 @@
+#include "breakitpanel.h"
+
+#include "document/commands/statecommands.h"
+#include "document/document.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QPushButton>
+#include <QTextBrowser>
+#include <QUndoStack>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace cs::visualizer {
+
+namespace {
+
+QString exerciseLabel(const Exercise& exercise)
+{
+  const std::string_view kind = exerciseKindName(exercise.kind);
+  return QStringLiteral("%1 — %2").arg(
+      QString::fromUtf8(kind.data(), static_cast<qsizetype>(kind.size())),
+      QString::fromStdString(exercise.title));
+}
+
+} // namespace
+
+BreakItPanel::BreakItPanel(editor::Document* document, QWidget* parent)
+    : QWidget(parent), m_document(document)
+{
+  auto* layout = new QVBoxLayout(this);
+  m_status = new QLabel(this);
+  m_status->setWordWrap(true);
+  layout->addWidget(m_status);
+  m_list = new QListWidget(this);
+  layout->addWidget(m_list, 1);
+  m_question = new QLabel(this);
+  m_question->setWordWrap(true);
+  layout->addWidget(m_question);
+  auto* buttons = new QHBoxLayout;
+  m_break = new QPushButton(tr("Break it"), this);
+  m_hint = new QPushButton(tr("Hint"), this);
+  m_fix = new QPushButton(tr("Show the fix"), this);
+  for (QPushButton* button : {m_break, m_hint, m_fix})
+    buttons->addWidget(button);
+  buttons->addStretch(1);
+  layout->addLayout(buttons);
+  m_reveal = new QTextBrowser(this);
+  layout->addWidget(m_reveal, 1);
+
+  connect(m_break, &QPushButton::clicked, this, &BreakItPanel::breakIt);
+  connect(m_hint, &QPushButton::clicked, this, &BreakItPanel::showHint);
+  connect(m_fix, &QPushButton::clicked, this, &BreakItPanel::showFix);
+  connect(m_list, &QListWidget::currentRowChanged, this, [this] {
+    m_reveal->clear();
+    updateControls();
+  });
+  connect(&m_watcher, &QFutureWatcher<ExerciseSet>::finished, this, &BreakItPanel::searchFinished);
+  connect(m_document, &editor::Document::analysisChanged, this, &BreakItPanel::algorithmChanged);
+  connect(m_document->undoStack(), &QUndoStack::indexChanged, this, &BreakItPanel::updateControls);
+  search();
+}
+
+BreakItPanel::~BreakItPanel()
+{
+  // The search holds nothing of the panel's, but its result must not arrive in a dead panel.
+  m_watcher.disconnect(this);
+  m_watcher.waitForFinished();
+}
+
+int BreakItPanel::currentExercise() const
+{
+  return m_list->currentRow();
+}
+
+void BreakItPanel::setCurrentExercise(int index)
+{
+  m_list->setCurrentRow(index);
+}
+
+bool BreakItPanel::canShowFix() const
+{
+  const QUndoStack* stack = m_document->undoStack();
+  return m_applied && stack->index() == m_appliedIndex &&
+         stack->command(m_appliedIndex - 1) == m_applied;
+}
+
+QString BreakItPanel::revealText() const
+{
+  return m_reveal->toPlainText();
+}
+
+std::optional<Schedule> BreakItPanel::currentSchedule() const
+{
+  if (m_document->source() == editor::Source::Schedule)
+    return m_document->schedule();
+  return m_document->shownSchedule();
+}
+
+void BreakItPanel::search()
+{
+  if (m_searching) {
+    m_searchAgain = true;
+    return;
+  }
+  std::optional<Schedule> schedule = currentSchedule();
+  m_applied = nullptr;
+  m_set = {};
+  m_list->clear();
+  if (!schedule) {
+    m_status->setText(tr("No exercises: the algorithm has no Schedule to break."));
+    updateControls();
+    return;
+  }
+  m_searching = true;
+  m_status->setText(tr("Finding exercises…"));
+  updateControls();
+  ExerciseOptions options;
+  options.lowering = m_document->lowering();
+  m_watcher.setFuture(QtConcurrent::run(
+      [schedule = std::move(*schedule), options] { return generateExercises(schedule, options); }));
+}
+
+void BreakItPanel::searchFinished()
+{
+  m_searching = false;
+  m_set = m_watcher.result();
+  if (m_searchAgain) {
+    m_searchAgain = false;
+    search();
+    return;
+  }
+  fillList();
+}
+
+void BreakItPanel::algorithmChanged()
+{
+  if (m_pushing)
+    return;
+  const QUndoStack* stack = m_document->undoStack();
+  const bool applied = m_applied && stack->index() >= m_appliedIndex &&
+                       stack->command(m_appliedIndex - 1) == m_applied;
+  if (applied)
+    return; // the exercise itself changed the algorithm
+  if (m_searching) {
+    m_searchAgain = true;
+    return;
+  }
+  if (currentSchedule() != m_set.schedule)
+    search();
+  else
+    updateControls();
+}
+
+void BreakItPanel::fillList()
+{
+  m_list->clear();
+  for (const Exercise& exercise : m_set.exercises)
+    m_list->addItem(exerciseLabel(exercise));
+  if (m_set.exercises.empty()) {
+    QStringList reasons;
+    for (const Diagnostic& diagnostic : m_set.diagnostics)
+      reasons << QString::fromStdString(diagnostic.message);
+    m_status->setText(
+        tr("No exercises for this algorithm. %1").arg(reasons.join(QLatin1Char(' '))));
+  } else {
+    m_status->setText(tr("%n exercise(s): pick one, predict what happens, then break it.", nullptr,
+                         static_cast<int>(m_set.exercises.size())));
+    m_list->setCurrentRow(0);
+  }
+  updateControls();
+}
+
+void BreakItPanel::updateControls()
+{
+  const int row = currentExercise();
+  const bool valid = row >= 0 && row < static_cast<int>(m_set.exercises.size());
+  m_question->setText(
+      valid ? QString::fromStdString(m_set.exercises[static_cast<std::size_t>(row)].question)
+            : QString());
+  m_break->setEnabled(valid && !isSearching() && !canShowFix());
+  m_hint->setEnabled(valid);
+  m_fix->setEnabled(canShowFix());
+}
+
+void BreakItPanel::reveal(const Exercise& exercise, const QString& note)
+{
+  QString text = QString::fromStdString(describeOutcome(exercise.outcome));
+  if (!note.isEmpty())
+    text += QStringLiteral("\n\n") + note;
+  m_reveal->setPlainText(text);
+}
+
+bool BreakItPanel::pushEdit(const Exercise& exercise)
+{
+  const QString text = tr("Break it: %1").arg(QString::fromStdString(exercise.title));
+  const ExerciseEdit& edit = exercise.edit;
+  QUndoStack* stack = m_document->undoStack();
+  const int before = stack->index();
+  // The push re-analyses the document at once: that change is the exercise, not a new algorithm.
+  m_pushing = true;
+  if (edit.transfer) {
+    const std::optional<Schedule> schedule = currentSchedule();
+    if (schedule)
+      stack->push(new editor::ReplaceScheduleCommand(
+          m_document, applyTransferEdit(*schedule, *edit.transfer), text));
+  } else if (edit.instructions) {
+    m_document->waitForAnalysis();
+    const std::optional<Program>& program = m_document->shownProgram();
+    if (program)
+      stack->push(new editor::ReplaceProgramCommand(
+          m_document, applyInstructionEdit(*program, *edit.instructions), text));
+  }
+  m_pushing = false;
+  if (stack->index() == before)
+    return false; // nothing to apply it to
+  m_appliedIndex = stack->index();
+  m_applied = stack->command(m_appliedIndex - 1);
+  return true;
+}
+
+void BreakItPanel::breakIt()
+{
+  const int row = currentExercise();
+  if (row < 0 || row >= static_cast<int>(m_set.exercises.size()) || isSearching())
+    return;
+  const Exercise exercise = m_set.exercises[static_cast<std::size_t>(row)];
+  if (exercise.edit.connections) {
+    reveal(exercise, tr("(Shown, not applied: the connection depth is a run setting.)"));
+    return;
+  }
+  if (!pushEdit(exercise)) {
+    m_reveal->setPlainText(tr("This exercise cannot be applied: the algorithm does not lower."));
+    return;
+  }
+  if (exercise.edit.transfer && exercise.edit.transfer->after)
+    m_document->selectTransfer(exercise.edit.transfer->after->id);
+  reveal(exercise, tr("The Problems panel lists the checker's findings; the timeline and the "
+                      "program view show the broken algorithm. \"Show the fix\" undoes it."));
+  updateControls();
+}
+
+void BreakItPanel::showHint()
+{
+  const int row = currentExercise();
+  if (row < 0 || row >= static_cast<int>(m_set.exercises.size()))
+    return;
+  m_reveal->setPlainText(
+      tr("Hint: %1")
+          .arg(QString::fromStdString(m_set.exercises[static_cast<std::size_t>(row)].hint)));
+}
+
+void BreakItPanel::showFix()
+{
+  if (!canShowFix())
+    return;
+  m_document->undoStack()->undo();
+  m_applied = nullptr;
+  m_appliedIndex = -1;
+  m_reveal->setPlainText(tr("Fixed: the algorithm is back as it was."));
+  updateControls();
+}
+
+} // namespace cs::visualizer
