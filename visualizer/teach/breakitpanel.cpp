@@ -12,16 +12,22 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <array>
+
 namespace cs::visualizer {
 
 namespace {
 
-QString exerciseLabel(const Exercise& exercise)
+/// "Remove a transfer (2)": the kinds repeat, their questions tell them apart (the tooltip).
+QListWidgetItem* exerciseItem(const Exercise& exercise, int ofKind)
 {
+  auto* item = new QListWidgetItem(
+      QStringLiteral("%1 (%2)").arg(QString::fromStdString(exercise.title)).arg(ofKind));
   const std::string_view kind = exerciseKindName(exercise.kind);
-  return QStringLiteral("%1 — %2").arg(
+  item->setToolTip(QStringLiteral("%1: %2").arg(
       QString::fromUtf8(kind.data(), static_cast<qsizetype>(kind.size())),
-      QString::fromStdString(exercise.title));
+      QString::fromStdString(exercise.question)));
+  return item;
 }
 
 } // namespace
@@ -34,7 +40,8 @@ BreakItPanel::BreakItPanel(editor::Document* document, QWidget* parent)
   m_status->setWordWrap(true);
   layout->addWidget(m_status);
   m_list = new QListWidget(this);
-  layout->addWidget(m_list, 1);
+  m_list->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  layout->addWidget(m_list, 2);
   m_question = new QLabel(this);
   m_question->setWordWrap(true);
   layout->addWidget(m_question);
@@ -156,8 +163,9 @@ void BreakItPanel::algorithmChanged()
 void BreakItPanel::fillList()
 {
   m_list->clear();
+  std::array<int, kExerciseKindCount> ofKind{};
   for (const Exercise& exercise : m_set.exercises)
-    m_list->addItem(exerciseLabel(exercise));
+    m_list->addItem(exerciseItem(exercise, ++ofKind[static_cast<std::size_t>(exercise.kind)]));
   if (m_set.exercises.empty()) {
     QStringList reasons;
     for (const Diagnostic& diagnostic : m_set.diagnostics)
