@@ -18,6 +18,14 @@ namespace cs::visualizer {
 
 namespace {
 
+/// Whether exercises found with `a` still fit a document lowered with `b`: the Program-level ones
+/// edit the lowered Program.
+bool sameLowering(const LowerOptions& a, const LowerOptions& b)
+{
+  return a.dialect == b.dialect && a.protocol == b.protocol && a.instances == b.instances &&
+         a.gpu == b.gpu;
+}
+
 /// "Remove a transfer (2)": the kinds repeat, their questions tell them apart (the tooltip).
 QListWidgetItem* exerciseItem(const Exercise& exercise, int ofKind)
 {
@@ -105,6 +113,12 @@ std::optional<Schedule> BreakItPanel::currentSchedule() const
   return m_document->shownSchedule();
 }
 
+bool BreakItPanel::isStale() const
+{
+  return currentSchedule() != m_set.schedule ||
+         !sameLowering(m_document->lowering(), m_searchedLowering);
+}
+
 void BreakItPanel::search()
 {
   if (m_searching) {
@@ -125,6 +139,7 @@ void BreakItPanel::search()
   updateControls();
   ExerciseOptions options;
   options.lowering = m_document->lowering();
+  m_searchedLowering = options.lowering;
   m_watcher.setFuture(QtConcurrent::run(
       [schedule = std::move(*schedule), options] { return generateExercises(schedule, options); }));
 }
@@ -133,12 +148,12 @@ void BreakItPanel::searchFinished()
 {
   m_searching = false;
   m_set = m_watcher.result();
-  if (m_searchAgain) {
-    m_searchAgain = false;
+  const bool again = m_searchAgain && isStale();
+  m_searchAgain = false;
+  if (again)
     search();
-    return;
-  }
-  fillList();
+  else
+    fillList();
 }
 
 void BreakItPanel::algorithmChanged()
@@ -154,7 +169,7 @@ void BreakItPanel::algorithmChanged()
     m_searchAgain = true;
     return;
   }
-  if (currentSchedule() != m_set.schedule)
+  if (isStale())
     search();
   else
     updateControls();

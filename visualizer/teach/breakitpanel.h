@@ -63,10 +63,13 @@ private:
   void reveal(const Exercise& exercise, const QString& note);
   /// The Schedule the exercises are made for: the document's, or the imported Program's lifted.
   std::optional<Schedule> currentSchedule() const;
+  /// Whether the exercises listed were found for another algorithm or lowering.
+  bool isStale() const;
   bool pushEdit(const Exercise& exercise);
 
   editor::Document* m_document;
   ExerciseSet m_set;
+  LowerOptions m_searchedLowering;
   QFutureWatcher<ExerciseSet> m_watcher;
   /// The algorithm changed while searching: search again once this search ends.
   bool m_searchAgain = false;
