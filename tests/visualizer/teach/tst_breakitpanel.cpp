@@ -146,6 +146,14 @@ void TestBreakItPanel::programLevelExerciseAppliesToTheProgram()
   QVERIFY(*document.shownProgram() == original);
   QCOMPARE(document.undoStack()->index(), indexBefore);
   QVERIFY(!panel.canShowFix());
+
+  // Another protocol lowers to another Program: its Program-level exercises are searched again.
+  LowerOptions lowering = document.lowering();
+  lowering.protocol = lowering.protocol == Protocol::LL ? Protocol::Simple : Protocol::LL;
+  document.undoStack()->push(new ChangeLoweringCommand(&document, lowering));
+  QVERIFY(panel.isSearching());
+  QTRY_VERIFY_WITH_TIMEOUT(!panel.isSearching(), kSearchTimeoutMs);
+  QCOMPARE(panel.exercises().program->proto, lowering.protocol);
 }
 
 QTEST_MAIN(TestBreakItPanel)
