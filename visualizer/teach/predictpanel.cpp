@@ -6,6 +6,7 @@
 #include "model/program.h"
 
 #include <QComboBox>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -15,6 +16,9 @@
 namespace cs::visualizer {
 
 namespace {
+
+// Enough for "chunk 1 from ranks 0, 2" before the combo elides; the popup shows more.
+constexpr int kChoiceMinimumChars = 16;
 
 /// "rank 1 · i[2]": the cell as the timeline's row header names it.
 QString cellName(const ChunkRef& ref)
@@ -52,6 +56,7 @@ PredictPanel::PredictPanel(editor::Document* document, QWidget* parent)
   auto* scroll = new QScrollArea(this);
   scroll->setWidgetResizable(true);
   scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   auto* rowsPage = new QWidget(scroll);
   m_rowsLayout = new QVBoxLayout(rowsPage);
   m_rowsLayout->setContentsMargins(0, 0, 0, 0);
@@ -122,19 +127,27 @@ void PredictPanel::clearRows()
 void PredictPanel::addRow(const PredictCell& cell)
 {
   auto* row = new QWidget(m_rowsLayout->parentWidget());
-  auto* layout = new QHBoxLayout(row);
+  auto* layout = new QGridLayout(row);
+  layout->setContentsMargins(4, 2, 4, 2);
   auto* name = new QLabel(cellName(cell.ref), row);
   name->setToolTip(tr("Holds now: %1").arg(QString::fromStdString(cell.before)));
   auto* choice = new QComboBox(row);
   choice->setPlaceholderText(tr("choose…"));
+  // The dock is narrow: the combo shrinks and its popup still shows whole options.
+  choice->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  choice->setMinimumContentsLength(kChoiceMinimumChars);
   for (const std::string& option : cell.options)
     choice->addItem(QString::fromStdString(option));
   choice->setCurrentIndex(-1);
+  // The verdict goes below the choice, where the right content has the row's whole width.
   auto* verdict = new QLabel(row);
+  verdict->setWordWrap(true);
   verdict->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  layout->addWidget(name);
-  layout->addWidget(choice);
-  layout->addWidget(verdict, 1);
+  verdict->hide();
+  layout->addWidget(name, 0, 0);
+  layout->addWidget(choice, 0, 1);
+  layout->addWidget(verdict, 1, 0, 1, 2);
+  layout->setColumnStretch(1, 1);
   // Before the trailing stretch, so the rows stay packed at the top.
   m_rowsLayout->insertWidget(m_rowsLayout->count() - 1, row);
   m_rows.push_back(row);
@@ -182,6 +195,7 @@ void PredictPanel::markRow(int row, const CellVerdict& verdict)
   rowWidget->setAutoFillBackground(true);
   m_choices[index]->setEnabled(false);
   m_verdicts[index]->setText(verdictText(row));
+  m_verdicts[index]->show();
 }
 
 QString PredictPanel::verdictText(int row) const
