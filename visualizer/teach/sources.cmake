@@ -6,4 +6,5 @@ list(APPEND cs_visualizer_area_sources
   teach/teachingview.h teach/teachingview.cpp
   teach/pointerhighlight.h teach/pointerhighlight.cpp
   teach/presentationwindow.h teach/presentationwindow.cpp
+  teach/predictpanel.h teach/predictpanel.cpp
 )

@@ -88,6 +88,7 @@ void TeachingPanel::setRun(ReplaySession* session, std::vector<double> stepEnds)
     m_session->setCursor(cursorAt(0));
   updateControls();
   showNarration();
+  emit positionChanged(m_position);
 }
 
 void TeachingPanel::setText(TeachingText text)

@@ -1,5 +1,7 @@
 #include "teachingview.h"
 
+#include "predictpanel.h"
+
 #include "document/changeevent.h"
 #include "document/document.h"
 #include "follow/editorfollower.h"
@@ -12,6 +14,7 @@
 
 #include <QLabel>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -53,6 +56,9 @@ TeachingView::TeachingView(editor::Document* document, editor::TimelineView* tim
   splitter->setChildrenCollapsible(false);
   m_panel = new TeachingPanel(splitter);
   splitter->addWidget(m_panel);
+  auto* predict = new PredictPanel(document, m_panel->tabs());
+  m_panel->tabs()->addTab(predict, tr("Predict"));
+  connect(m_panel, &TeachingPanel::positionChanged, predict, &PredictPanel::setStep);
   layout->addWidget(splitter, 1);
 
   m_pause = new QTimer(this);
