@@ -86,4 +86,12 @@ shot "$out/teaching-export-dialog.png" --size 1200x760 --dialog animation "$work
 "$studio" "$work/ring8.json" --topology ring-8 --export-animation "$work/frames/" --fps 1 \
   --size 1280x720 >/dev/null
 cp "$work/frames/frame-0008.png" "$out/teaching-export-frame.png"
+
+# 7. Teaching mode: the gallery, the built-in ring in teaching mode two steps in, and presentation
+#    mode in its light and dark palettes.
+shot "$out/teaching-gallery.png" --dialog gallery
+shot "$out/teaching-mode.png" --dialog teaching --view timeline
+"$studio" --size 1600x900 --screenshot "$out/teaching-presentation-light.png" --dialog presentation
+"$studio" --size 1600x900 --screenshot "$out/teaching-presentation-dark.png" \
+  --dialog presentation-dark
 echo "wrote $(ls "$out"/guide-*.png "$out"/teaching-*.png | wc -l) pictures to $out"

@@ -10,6 +10,8 @@ install(FILES
   ${PROJECT_SOURCE_DIR}/docs/editor.md
   ${PROJECT_SOURCE_DIR}/docs/executors.md
   ${PROJECT_SOURCE_DIR}/docs/library.md
+  ${PROJECT_SOURCE_DIR}/docs/simulator.md
+  ${PROJECT_SOURCE_DIR}/docs/teaching.md
   ${PROJECT_SOURCE_DIR}/docs/why-slower-than-ring.md
   ${CMAKE_CURRENT_SOURCE_DIR}/copyright
   DESTINATION ${CMAKE_INSTALL_DOCDIR})

@@ -30,6 +30,16 @@ void drawMark(QPainter& p, const QRectF& box, bool ok)
   }
 }
 
+/// A cell whose next contents the student is predicting: a question mark on a plain cell.
+void drawConcealedCell(Frame& f, const QRect& cell)
+{
+  f.p.fillRect(cell, f.ink.base);
+  f.p.setPen(QPen(f.ink.cellText, 1, Qt::DashLine));
+  f.p.drawRect(cell.adjusted(0, 0, -1, -1));
+  if (f.cellText)
+    drawText(f, cell, Qt::AlignCenter, QStringLiteral("?"), 'C');
+}
+
 void drawChunkCell(Frame& f, const QRect& r, int dataRow, int column)
 {
   const ChunkStates& states = f.model.states();
@@ -41,6 +51,11 @@ void drawChunkCell(Frame& f, const QRect& r, int dataRow, int column)
     return;
   }
   const CellValue value = states.value(dataRow, column);
+  if (column == f.state.concealedColumn && column > 0 &&
+      value != states.value(dataRow, column - 1)) {
+    drawConcealedCell(f, cell);
+    return;
+  }
   const CellSummary& s = states.summary(value);
   if (s.kind == CellKind::Uninitialised) {
     f.p.fillRect(cell, f.ink.base);

@@ -82,6 +82,9 @@ struct TimelinePaintState {
   /// A replay's marks (timelineplayback.h): cells veiled until produced, the cursor's step, the
   /// transfers in flight, blocked cells and the wait-for cycle; null when no replay follows.
   const TimelinePlayback* playback = nullptr;
+  /// Teaching's predict exercise: the cells of this column that the step before it changes show
+  /// "?" instead of their contents (-1: none).
+  int concealedColumn = -1;
 };
 
 /// Paints the whole viewport.

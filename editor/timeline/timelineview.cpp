@@ -311,6 +311,14 @@ QString TimelineView::toolTipAt(const QPoint& pos) const
   return text;
 }
 
+void TimelineView::setConcealedStep(std::optional<int> step)
+{
+  if (step == m_concealedStep)
+    return;
+  m_concealedStep = step;
+  viewport()->update();
+}
+
 void TimelineView::setZoom(double zoom)
 {
   zoomBy(zoom / this->zoom(), QPoint(m_header.left(), m_header.top));
@@ -400,6 +408,7 @@ TimelinePaintState TimelineView::paintState() const
   state.focused = hasFocus() || m_document->selection().cell.has_value();
   state.labels = &m_labels;
   state.playback = m_playback ? &*m_playback : nullptr;
+  state.concealedColumn = m_concealedStep ? *m_concealedStep + 1 : -1;
   if (!m_model.hasSchedule())
     state.emptyMessage = unavailableMessage();
   return state;

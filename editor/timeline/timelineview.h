@@ -107,6 +107,10 @@ public:
   // move; an inactive value clears them. Repaints only when they changed.
 
   void setPlaybackMarks(const PlaybackMarks& marks);
+  /// Teaching's predict exercise: hides what Schedule step `step` writes (its column's changed
+  /// cells show "?") until the student has predicted it; nullopt shows everything again.
+  void setConcealedStep(std::optional<int> step);
+  std::optional<int> concealedStep() const { return m_concealedStep; }
   const PlaybackMarks& playbackMarks() const { return m_marks; }
   /// The marks resolved against the shown Schedule, as the painter draws them; nullopt when none.
   const std::optional<TimelinePlayback>& playback() const { return m_playback; }
@@ -202,6 +206,7 @@ private:
   bool m_selecting = false; ///< this view is changing the selection (no auto-scroll)
   mutable LabelCache m_labels;
   PlaybackMarks m_marks;
+  std::optional<int> m_concealedStep;
   std::optional<TimelinePlayback> m_playback;
 };
 

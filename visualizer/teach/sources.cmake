@@ -6,5 +6,6 @@ list(APPEND cs_visualizer_area_sources
   teach/teachingview.h teach/teachingview.cpp
   teach/pointerhighlight.h teach/pointerhighlight.cpp
   teach/presentationwindow.h teach/presentationwindow.cpp
+  teach/predictpanel.h teach/predictpanel.cpp
   teach/breakitpanel.h teach/breakitpanel.cpp
 )

@@ -55,12 +55,15 @@ TeachingPanel::TeachingPanel(QWidget* parent) : QWidget(parent)
   m_narration->setOpenLinks(false);
   m_narration->setFocusPolicy(Qt::NoFocus);
   narrationLayout->addWidget(m_narration, 1);
-  m_cost = new QLabel(narrationPage);
+  m_tabs->addTab(narrationPage, tr("Narration"));
+  // The cost is read once, the narration at every step: it gets a tab of its own.
+  m_cost = new QLabel(m_tabs);
   m_cost->setWordWrap(true);
   m_cost->setTextFormat(Qt::RichText);
+  m_cost->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+  m_cost->setMargin(6);
   m_cost->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  narrationLayout->addWidget(m_cost);
-  m_tabs->addTab(narrationPage, tr("Narration"));
+  m_tabs->addTab(m_cost, tr("Cost"));
   layout->addWidget(m_tabs, 1);
 
   m_animation = new QVariantAnimation(this);
@@ -85,14 +88,14 @@ void TeachingPanel::setRun(ReplaySession* session, std::vector<double> stepEnds)
     m_session->setCursor(cursorAt(0));
   updateControls();
   showNarration();
+  emit positionChanged(m_position);
 }
 
 void TeachingPanel::setText(TeachingText text)
 {
   m_text = std::move(text);
   m_title->setText(QStringLiteral("<b>%1</b>").arg(m_text.title.toHtmlEscaped()));
-  m_cost->setText(m_text.costHtml);
-  m_cost->setVisible(!m_text.costHtml.isEmpty());
+  m_cost->setText(m_text.costHtml.isEmpty() ? tr("No cost for this algorithm.") : m_text.costHtml);
   showNarration();
 }
 

@@ -36,7 +36,8 @@ class TeachingPanel : public QWidget
 public:
   explicit TeachingPanel(QWidget* parent = nullptr);
 
-  /// Drives `session` (null: none) whose Schedule steps end at `stepEnds`; back to the start.
+  /// Drives `session` (null: none) whose Schedule steps end at `stepEnds`; back to the start
+  /// (positionChanged(0)).
   void setRun(ReplaySession* session, std::vector<double> stepEnds);
   void setText(TeachingText text);
   /// A message instead of the run (the algorithm cannot be simulated yet, and why).

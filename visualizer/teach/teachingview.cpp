@@ -1,12 +1,17 @@
 #include "teachingview.h"
 
 #include "breakitpanel.h"
+#include "predictpanel.h"
+
 #include "document/changeevent.h"
 #include "document/document.h"
 #include "follow/editorfollower.h"
 #include "program/programview.h"
 #include "timeline/timelineview.h"
 #include "views/topologyplaybackview.h"
+
+#include "teach/costnarration.h"
+#include "teach/narration.h"
 
 #include <QLabel>
 #include <QSplitter>
@@ -17,6 +22,21 @@
 namespace cs::visualizer {
 
 namespace {
+
+QString fromUtf8(std::string_view text)
+{
+  return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
+}
+
+/// The engine's sentences start in lower case ("every rank r sends …") so that they read inside
+/// other text; the panel shows them as sentences.
+QString sentenceCase(const std::string& sentence)
+{
+  QString text = QString::fromStdString(sentence);
+  if (!text.isEmpty())
+    text[0] = text[0].toUpper();
+  return text;
+}
 
 // Edits arrive in bursts (a drag fires many); simulate once they pause.
 constexpr int kRebuildPauseMs = 400;
@@ -37,7 +57,10 @@ TeachingView::TeachingView(editor::Document* document, editor::TimelineView* tim
   splitter->setChildrenCollapsible(false);
   m_panel = new TeachingPanel(splitter);
   splitter->addWidget(m_panel);
-  m_panel->tabs()->addTab(new BreakItPanel(m_document, m_panel), tr("Break it"));
+  auto* predict = new PredictPanel(document, m_panel->tabs());
+  m_panel->tabs()->addTab(predict, tr("Predict"));
+  connect(m_panel, &TeachingPanel::positionChanged, predict, &PredictPanel::setStep);
+  m_panel->tabs()->addTab(new BreakItPanel(m_document, m_panel->tabs()), tr("Break it"));
   layout->addWidget(splitter, 1);
 
   m_pause = new QTimer(this);
@@ -98,8 +121,8 @@ void TeachingView::rebuild()
   auto* splitter = findChild<QSplitter*>(QStringLiteral("teachingSplitter"));
   m_topology = new TopologyPlaybackView(m_run.session.get(), splitter);
   splitter->insertWidget(0, m_topology);
-  splitter->setStretchFactor(0, 3);
-  splitter->setStretchFactor(1, 2);
+  splitter->setStretchFactor(0, 2);
+  splitter->setStretchFactor(1, 3);
   m_follower = new EditorFollower(m_run.session.get(), m_document,
                                   {.timeline = m_timeline, .program = m_program}, this);
   setSecondTimeline(m_secondTimeline);
@@ -111,10 +134,30 @@ TeachingText TeachingView::describe() const
 {
   TeachingText text;
   const Schedule& schedule = m_document->state().design.schedule;
-  text.title = tr("%1 on %2 ranks").arg(QString::fromStdString(schedule.name)).arg(schedule.ranks);
-  text.start = tr("Every rank holds only its own input.");
+  GeneratorOptions options;
+  const AlgorithmInfo* origin = catalogueOrigin(schedule, options);
+  const QString name = origin ? fromUtf8(origin->title) : QString::fromStdString(schedule.name);
+  text.title = tr("%1 on %2 ranks").arg(name).arg(schedule.ranks);
+
+  const Narration narration = narrateSchedule(schedule);
+  text.start = sentenceCase(narration.goal);
   text.steps.resize(static_cast<std::size_t>(schedule.stepCount()));
-  text.costHtml = tr("Simulated time: %1 µs").arg(m_run.session->endUs(), 0, 'f', 2);
+  for (const NarrationStep& step : narration.steps) {
+    if (step.step < 0 || step.step >= schedule.stepCount())
+      continue;
+    QStringList& sentences = text.steps[static_cast<std::size_t>(step.step)];
+    for (const NarrationSentence& sentence : step.sentences)
+      sentences << sentenceCase(sentence.text);
+  }
+
+  const CostNarration cost = narrateCost({.program = &m_run.session->program(),
+                                          .topology = m_run.session->topology(),
+                                          .algorithm = origin,
+                                          .options = options});
+  QStringList lines;
+  for (const std::string& sentence : cost.sentences)
+    lines << QString::fromStdString(sentence).toHtmlEscaped();
+  text.costHtml = lines.join(QStringLiteral("<br><br>"));
   return text;
 }
 

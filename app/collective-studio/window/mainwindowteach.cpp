@@ -15,6 +15,8 @@
 #include <QSettings>
 #include <QStatusBar>
 
+#include <algorithm>
+
 namespace cs::editor {
 
 namespace {
@@ -88,6 +90,8 @@ void MainWindow::setTeachingMode(bool on)
   m_teachingDock->setWidget(m_teachingView);
   m_teachingDock->show();
   m_teachingDock->raise();
+  // Sentences and the topology need more room than the Inspector's default width.
+  resizeDocks({m_teachingDock}, {std::max(m_teachingDock->width(), width() / 3)}, Qt::Horizontal);
   m_teachingView->panel()->setFocus();
 }
 

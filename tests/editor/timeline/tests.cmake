@@ -2,3 +2,5 @@
 cstudio_add_test(tst_chunkstates SOURCES editor/timeline/tst_chunkstates.cpp LIBS cs::editor)
 cstudio_add_test(tst_replicate SOURCES editor/timeline/tst_replicate.cpp LIBS cs::editor)
 cstudio_add_test(tst_timeline SOURCES editor/timeline/tst_timeline.cpp LIBS cs::editor)
+cstudio_add_test(tst_timelineconceal SOURCES editor/timeline/tst_timelineconceal.cpp
+  LIBS cs::editor)

@@ -12,8 +12,11 @@
 
 #include "catalogue/catalogue.h"
 #include "model/topologypresets.h"
+#include "teach/narration.h"
 
+#include <QLabel>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTest>
 
 #include <algorithm>
@@ -65,6 +68,7 @@ private slots:
   void panelStepsAndAnimates();
   void keysDriveThePanel();
   void editsResimulateAndBrokenAlgorithmsSayWhy();
+  void narratesEachStepFromTheSchedule();
 };
 
 void TestTeaching::stepEndsMatchTheTrace_data()
@@ -199,6 +203,34 @@ void TestTeaching::editsResimulateAndBrokenAlgorithmsSayWhy()
   QVERIFY(!view.topologyView());
   QVERIFY2(view.panel()->narrationText().contains("fix its problems"),
            qPrintable(view.panel()->narrationText()));
+}
+
+void TestTeaching::narratesEachStepFromTheSchedule()
+{
+  Document document;
+  openAlgorithm(document, "halving-doubling-allreduce", 8, true);
+  TeachingView view(&document, nullptr, nullptr);
+  QVERIFY(view.session());
+  const Narration narration = narrateSchedule(document.state().design.schedule);
+  QVERIFY(view.panel()->narrationText().contains(QString::fromStdString(narration.goal).mid(1)));
+  for (const NarrationStep& step : narration.steps) {
+    view.panel()->goTo(step.step + 1, false);
+    const QString shown = view.panel()->narrationText();
+    QVERIFY2(shown.startsWith(QString("Step %1").arg(step.step)), qPrintable(shown));
+    for (const NarrationSentence& sentence : step.sentences) {
+      // Shown as a sentence: the first letter capitalised, the rest exactly the engine's.
+      const QString text = QString::fromStdString(sentence.text);
+      QVERIFY2(shown.contains(text.left(1).toUpper() + text.mid(1)), qPrintable(text));
+    }
+  }
+  // The catalogue algorithm is recognised: its title, and its formula in the Cost tab.
+  QTabWidget* tabs = view.panel()->tabs();
+  QCOMPARE(tabs->tabText(1), QString("Cost"));
+  const auto* cost = qobject_cast<QLabel*>(tabs->widget(1));
+  QVERIFY(cost);
+  QVERIFY2(cost->text().contains("Cost formula of halving-doubling-allreduce"),
+           qPrintable(cost->text()));
+  QVERIFY(cost->text().contains("busbw"));
 }
 
 QTEST_MAIN(TestTeaching)
