@@ -113,6 +113,14 @@ void PredictPanel::setStep(int nextStep)
         tr("Step %1 runs next. What will each of these cells hold after it?").arg(nextStep));
   m_reveal->setEnabled(!m_round.cells.empty());
   updateScore();
+  emit roundChanged();
+}
+
+std::optional<int> PredictPanel::openStep() const
+{
+  if (isRevealed() || m_round.cells.empty())
+    return std::nullopt;
+  return m_round.step;
 }
 
 void PredictPanel::clearRows()
@@ -183,6 +191,7 @@ void PredictPanel::reveal()
     markRow(static_cast<int>(i), m_result->cells[i]);
   m_reveal->setEnabled(false);
   updateScore();
+  emit roundChanged();
 }
 
 void PredictPanel::markRow(int row, const CellVerdict& verdict)

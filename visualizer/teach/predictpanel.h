@@ -57,6 +57,13 @@ public:
   QString scoreText() const;
   /// What the panel shows beside row `row` after the reveal ("✓ right", "✗ right: …").
   QString verdictText(int row) const;
+  /// The step whose results the student is predicting right now (a round with cells, not yet
+  /// revealed): the timeline hides what it writes meanwhile. nullopt otherwise.
+  std::optional<int> openStep() const;
+
+signals:
+  /// A new round was shown or the shown one revealed (openStep() may have changed).
+  void roundChanged();
 
 private:
   void followAnalysis();

@@ -57,9 +57,12 @@ TeachingView::TeachingView(editor::Document* document, editor::TimelineView* tim
   splitter->setChildrenCollapsible(false);
   m_panel = new TeachingPanel(splitter);
   splitter->addWidget(m_panel);
-  auto* predict = new PredictPanel(document, m_panel->tabs());
-  m_panel->tabs()->addTab(predict, tr("Predict"));
-  connect(m_panel, &TeachingPanel::positionChanged, predict, &PredictPanel::setStep);
+  m_predict = new PredictPanel(document, m_panel->tabs());
+  m_panel->tabs()->addTab(m_predict, tr("Predict"));
+  connect(m_panel, &TeachingPanel::positionChanged, m_predict, &PredictPanel::setStep);
+  // While a round is open on the Predict tab, the timeline hides the answers.
+  connect(m_predict, &PredictPanel::roundChanged, this, &TeachingView::updateConcealment);
+  connect(m_panel->tabs(), &QTabWidget::currentChanged, this, &TeachingView::updateConcealment);
   m_panel->tabs()->addTab(new BreakItPanel(m_document, m_panel->tabs()), tr("Break it"));
   layout->addWidget(splitter, 1);
 
@@ -74,10 +77,24 @@ TeachingView::TeachingView(editor::Document* document, editor::TimelineView* tim
 
 TeachingView::~TeachingView()
 {
+  for (editor::TimelineView* timeline : {m_timeline.data(), m_secondTimeline.data()}) {
+    if (timeline)
+      timeline->setConcealedStep(std::nullopt);
+  }
   // The followers clear the marks they set; they and the view must go before the session.
   delete m_follower;
   delete m_secondFollower;
   delete m_topology;
+}
+
+void TeachingView::updateConcealment()
+{
+  const bool predicting = m_panel->tabs()->currentWidget() == m_predict;
+  const std::optional<int> step = predicting ? m_predict->openStep() : std::nullopt;
+  for (editor::TimelineView* timeline : {m_timeline.data(), m_secondTimeline.data()}) {
+    if (timeline)
+      timeline->setConcealedStep(step);
+  }
 }
 
 void TeachingView::rebuildNow()
@@ -96,7 +113,10 @@ void TeachingView::setSecondTimeline(editor::TimelineView* timeline)
 {
   delete m_secondFollower;
   m_secondFollower = nullptr;
+  if (m_secondTimeline && m_secondTimeline != timeline)
+    m_secondTimeline->setConcealedStep(std::nullopt);
   m_secondTimeline = timeline;
+  updateConcealment();
   if (timeline && m_run.session)
     m_secondFollower =
         new EditorFollower(m_run.session.get(), m_document, {.timeline = timeline}, this);

@@ -25,6 +25,7 @@ class TimelineView;
 namespace cs::visualizer {
 
 class EditorFollower;
+class PredictPanel;
 class TopologyPlaybackView;
 
 class TeachingView : public QWidget
@@ -50,6 +51,8 @@ public:
 
 private:
   void rebuild();
+  /// Hides the predicted step's answers on the timelines while a Predict round is open.
+  void updateConcealment();
   TeachingText describe() const;
 
   editor::Document* m_document;
@@ -61,6 +64,7 @@ private:
   EditorFollower* m_follower = nullptr;
   EditorFollower* m_secondFollower = nullptr;
   TeachingPanel* m_panel = nullptr;
+  PredictPanel* m_predict = nullptr;
   QLabel* m_topologyNote = nullptr;
   QTimer* m_pause = nullptr;
 };

@@ -5,9 +5,11 @@
 // an edit re-simulates, and an algorithm that cannot run says why instead of stepping.
 
 #include "document/document.h"
+#include "teach/predictpanel.h"
 #include "teach/teachingpanel.h"
 #include "teach/teachingrun.h"
 #include "teach/teachingview.h"
+#include "timeline/timelineview.h"
 #include "views/topologyplaybackview.h"
 
 #include "catalogue/catalogue.h"
@@ -69,6 +71,7 @@ private slots:
   void keysDriveThePanel();
   void editsResimulateAndBrokenAlgorithmsSayWhy();
   void narratesEachStepFromTheSchedule();
+  void predictingHidesTheAnswersOnTheTimeline();
 };
 
 void TestTeaching::stepEndsMatchTheTrace_data()
@@ -231,6 +234,31 @@ void TestTeaching::narratesEachStepFromTheSchedule()
   QVERIFY2(cost->text().contains("Cost formula of halving-doubling-allreduce"),
            qPrintable(cost->text()));
   QVERIFY(cost->text().contains("busbw"));
+}
+
+void TestTeaching::predictingHidesTheAnswersOnTheTimeline()
+{
+  Document document;
+  openAlgorithm(document, "ring-allreduce", 4, true);
+  TimelineView timeline(&document);
+  TeachingView view(&document, &timeline, nullptr);
+  auto* predict = view.findChild<PredictPanel*>();
+  QVERIFY(predict);
+  view.panel()->goTo(1, false);                     // step 1 runs next
+  QCOMPARE(timeline.concealedStep(), std::nullopt); // the Narration tab is shown
+  view.panel()->tabs()->setCurrentWidget(predict);
+  QCOMPARE(timeline.concealedStep(), std::optional<int>(1));
+  view.panel()->next();
+  view.panel()->finishAnimation();
+  QCOMPARE(timeline.concealedStep(), std::optional<int>(2));
+  predict->reveal(); // the answers may show now
+  QCOMPARE(timeline.concealedStep(), std::nullopt);
+  view.panel()->goTo(6, false); // after the last step there is nothing to predict
+  QCOMPARE(timeline.concealedStep(), std::nullopt);
+  view.panel()->goTo(3, false);
+  QCOMPARE(timeline.concealedStep(), std::optional<int>(3));
+  view.panel()->tabs()->setCurrentIndex(0);
+  QCOMPARE(timeline.concealedStep(), std::nullopt);
 }
 
 QTEST_MAIN(TestTeaching)
