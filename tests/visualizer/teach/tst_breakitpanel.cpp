@@ -7,9 +7,12 @@
 #include "document/commands/statecommands.h"
 #include "document/document.h"
 #include "teach/breakitpanel.h"
+#include "teach/teachingpanel.h"
+#include "teach/teachingview.h"
 
 #include "catalogue/catalogue.h"
 
+#include <QTabWidget>
 #include <QTest>
 #include <QUndoStack>
 
@@ -64,6 +67,7 @@ class TestBreakItPanel : public QObject
 private slots:
   void removeTransferAppliesAndTheFixUndoesIt();
   void programLevelExerciseAppliesToTheProgram();
+  void teachingViewHasTheTab();
 };
 
 void TestBreakItPanel::removeTransferAppliesAndTheFixUndoesIt()
@@ -154,6 +158,22 @@ void TestBreakItPanel::programLevelExerciseAppliesToTheProgram()
   QVERIFY(panel.isSearching());
   QTRY_VERIFY_WITH_TIMEOUT(!panel.isSearching(), kSearchTimeoutMs);
   QCOMPARE(panel.exercises().program->proto, lowering.protocol);
+}
+
+void TestBreakItPanel::teachingViewHasTheTab()
+{
+  Document document;
+  openAlgorithm(document, "ring-allreduce", 4);
+  TeachingView view(&document, nullptr, nullptr);
+  QTabWidget* tabs = view.panel()->tabs();
+  BreakItPanel* panel = nullptr;
+  for (int i = 0; i < tabs->count(); ++i) {
+    if (tabs->tabText(i) == QLatin1String("Break it"))
+      panel = qobject_cast<BreakItPanel*>(tabs->widget(i));
+  }
+  QVERIFY(panel);
+  QTRY_VERIFY_WITH_TIMEOUT(!panel->isSearching(), kSearchTimeoutMs);
+  QCOMPARE(panel->exercises().schedule, document.schedule());
 }
 
 QTEST_MAIN(TestBreakItPanel)

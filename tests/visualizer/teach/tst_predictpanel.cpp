@@ -245,8 +245,11 @@ void TestPredictPanel::teachingViewKeepsThePredictTabOnItsStep()
   openCatalogue(document, "ring-allreduce", 4);
   TeachingView view(&document, nullptr, nullptr);
   QTabWidget* tabs = view.panel()->tabs();
-  const int index = tabs->count() - 1; // after Narration and Cost
-  QCOMPARE(tabs->tabText(index), QString("Predict"));
+  // Found by its name: the Break it tab follows it.
+  int index = 0;
+  while (index < tabs->count() && tabs->tabText(index) != QLatin1String("Predict"))
+    ++index;
+  QVERIFY(index < tabs->count());
   auto* predict = qobject_cast<PredictPanel*>(tabs->widget(index));
   QVERIFY(predict);
   QCOMPARE(predict->step(), 0);
