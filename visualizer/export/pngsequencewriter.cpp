@@ -1,5 +1,7 @@
 #include "pngsequencewriter.h"
 
+#include <QBuffer>
+#include <QFile>
 #include <QObject>
 
 #include <algorithm>
@@ -27,7 +29,14 @@ PngSequenceWriter::PngSequenceWriter(const QString& folder, QString name, int fr
 bool PngSequenceWriter::addFrame(const QImage& frame, QString* error)
 {
   const QString file = sequenceName(m_name, m_written, m_digits, QStringLiteral("png"));
-  if (!frame.save(m_folder.stagingPath(file), "PNG")) {
+  // Encoded in memory, then written: a write that fails inside libpng (a full disk) leaks Qt's
+  // row buffer on its error path, while a failing QFile write loses nothing.
+  QByteArray encoded;
+  QBuffer buffer(&encoded);
+  buffer.open(QIODevice::WriteOnly);
+  QFile out(m_folder.stagingPath(file));
+  if (!frame.save(&buffer, "PNG") || !out.open(QIODevice::WriteOnly) ||
+      out.write(encoded) != encoded.size() || !out.flush()) {
     *error = QObject::tr("cannot write %1 (is the disk full?)").arg(m_folder.targetPath(file));
     return false;
   }
