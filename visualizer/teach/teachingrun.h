@@ -5,7 +5,6 @@
 // which each Schedule step has finished, so "next step" moves the cursor to the end of the next
 // step of the algorithm the teacher drew, not of a threadblock's program.
 
-#include "follow/followindex.h"
 #include "session/replaysession.h"
 
 #include <QString>
@@ -31,11 +30,5 @@ struct TeachingRun {
 
 /// Simulates `document`'s shown program at `bytes` and opens the run. Never throws.
 TeachingRun simulateForTeaching(const editor::Document& document, std::int64_t bytes = 1 << 20);
-
-/// The end of each of `schedule`'s steps in a run indexed by `follow` that ends at `endUs`: for
-/// step k, the earliest time at which every transfer of steps 0..k is done (found by bisection
-/// on the marks, which only move forward in time).
-std::vector<double> scheduleStepEnds(const FollowIndex& follow, const Schedule& schedule,
-                                     double endUs);
 
 } // namespace cs::visualizer
