@@ -1,6 +1,7 @@
 # Examples, written by the just-built cstudio from its own catalogue at build time (never copied
 # from the corpus): MSCCL XML for each runtime's dialect, a design document the editor opens, and
-# the deadlocking ring of the user guide's "Fixing a deadlock" and a simulated run to replay.
+# the deadlocking ring of the user guide's "Fixing a deadlock", a simulated run to replay, the same
+# design run on the CPU executor to compare with it, and a run that hangs.
 # Installed under share/doc/collective-studio/examples; the package CI validates one of them.
 
 set(CSTUDIO_EXAMPLES_DIR ${CMAKE_CURRENT_BINARY_DIR}/examples)
@@ -49,5 +50,26 @@ add_custom_command(OUTPUT ${trace}
   COMMENT "Generating the example ring-allreduce-4.trace.json"
   VERBATIM)
 list(APPEND example_files ${trace})
+
+# The user guide's "Comparing two runs": the same design run on the CPU reference executor, to
+# compare with the simulated run above (what the design predicts against what an executor did).
+set(cpu_trace ${CSTUDIO_EXAMPLES_DIR}/ring-allreduce-4.cpu.trace.json)
+add_custom_command(OUTPUT ${cpu_trace}
+  COMMAND cstudio run ${design} --backend cpu --bytes 1M --iters 1 --warmup 0 --trace ${cpu_trace}
+  DEPENDS cstudio ${design}
+  COMMENT "Generating the example ring-allreduce-4.cpu.trace.json"
+  VERBATIM)
+list(APPEND example_files ${cpu_trace})
+
+# The user guide's "A run that hangs": the same design with one slot per connection, stopped by
+# the watchdog (hangexample.cmake accepts only that outcome).
+set(hang_trace ${CSTUDIO_EXAMPLES_DIR}/ring-allreduce-4-hang.trace.json)
+add_custom_command(OUTPUT ${hang_trace}
+  COMMAND ${CMAKE_COMMAND} -DCSTUDIO=$<TARGET_FILE:cstudio> -DIN=${design} -DOUT=${hang_trace}
+    -P ${CMAKE_CURRENT_SOURCE_DIR}/hangexample.cmake
+  DEPENDS cstudio ${design} ${CMAKE_CURRENT_SOURCE_DIR}/hangexample.cmake
+  COMMENT "Generating the example ring-allreduce-4-hang.trace.json"
+  VERBATIM)
+list(APPEND example_files ${hang_trace})
 add_custom_target(cs_examples ALL DEPENDS ${example_files})
 install(FILES ${example_files} DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples)

@@ -27,3 +27,11 @@ if(TARGET cs_examples)
     CSTUDIO_EXAMPLES_DIR="${PROJECT_BINARY_DIR}/packaging/examples")
   add_dependencies(tst_userguide cs_examples)
 endif()
+# docs/editor.md's "Drawing a ring all-reduce" followed step by step in the main window; the
+# finished ring compared with the catalogue's and with the guide's example.
+cstudio_add_test(tst_guidewalkthrough SOURCES app/window/tst_guidewalkthrough.cpp LIBS cs::app)
+if(TARGET cs_examples)
+  target_compile_definitions(tst_guidewalkthrough PRIVATE
+    CSTUDIO_EXAMPLES_DIR="${PROJECT_BINARY_DIR}/packaging/examples")
+  add_dependencies(tst_guidewalkthrough cs_examples)
+endif()
