@@ -12,6 +12,9 @@
 #include "document/documentfiles.h"
 #include "panels/problemsmodel.h"
 #include "panels/problemspanel.h"
+#include "program/programmodel.h"
+#include "program/programtreeview.h"
+#include "program/programview.h"
 #include "timeline/timelineview.h"
 
 #include "catalogue/catalogue.h"
@@ -96,6 +99,7 @@ private slots:
   void activatedProblemShowsTheFirstWrongCell();
   void replicateCompletesTheRing();
   void resultIsTheCataloguesRing();
+  void programTabShowsFusedInstructions();
   void finishedRingIsTheExample();
 
 private:
@@ -105,7 +109,7 @@ private:
   /// A key typed with the keyboard focus on the timeline, through the window (so shortcuts
   /// apply as they do for a user).
   /// False when the window cannot be made active.
-  bool pressKey(Qt::Key key);
+  bool pressKey(QKeyCombination key);
   TimelineView* timeline() const { return m_window->timelineView(); }
   Document* document() const { return m_window->document(); }
 
@@ -196,7 +200,7 @@ void TestGuideWalkthrough::dragTransfer(ChunkRef src, ChunkRef dst, int step,
             timeline()->cellRect(dst, step + 1).center(), release);
 }
 
-bool TestGuideWalkthrough::pressKey(Qt::Key key)
+bool TestGuideWalkthrough::pressKey(QKeyCombination key)
 {
   // A closed modal dialog gives the focus back to the window it came from, as a window manager
   // does; the offscreen platform leaves no window active.
@@ -204,7 +208,7 @@ bool TestGuideWalkthrough::pressKey(Qt::Key key)
   if (!QTest::qWaitForWindowActive(m_window.get()))
     return false;
   timeline()->setFocus();
-  QTest::keyClick(m_window->windowHandle(), key);
+  QTest::keyClick(m_window->windowHandle(), key.key(), key.keyboardModifiers());
   return true;
 }
 
@@ -235,11 +239,13 @@ void TestGuideWalkthrough::drawRankZerosPart()
   const ChunkStates& states = timeline()->model().states();
   QCOMPARE(states.label(states.rowOf(in(1, 3)), 1), std::string("Σ01"));
 
-  // "Continue the ring's reduce-scatter for two more steps" (i[2] in step 1, i[1] in step 2)
+  // "Continue the ring's reduce-scatter for two more steps (rank 0's `i[2]` in the *step 0*
+  // column to rank 1's `i[2]` in *step 1*, then `i[1]` from *step 1* to *step 2*)"
   dragTransfer(in(0, 2), in(1, 2), 1);
   dragTransfer(in(0, 1), in(1, 1), 2);
-  // "then switch to Copy (C; or hold Shift while releasing) for the three all-gather steps"
-  // (i[0], i[3], i[2] in steps 3 to 5): the key for the first two, Shift for the last.
+  // "then switch to *Copy* (C; or hold Shift while releasing) for the three all-gather steps
+  // (`i[0]`, `i[3]`, then `i[2]`, each from the previous step's column to the next)": the key
+  // for the first two, Reduce with Shift held on release for the last.
   QVERIFY(pressKey(Qt::Key_C));
   QCOMPARE(timeline()->operation(), TransferOp::Copy);
   dragTransfer(in(0, 0), in(1, 0), 3);
@@ -349,6 +355,46 @@ void TestGuideWalkthrough::resultIsTheCataloguesRing()
   QCOMPARE(listedErrors, 0);
   QVERIFY2(!m_window->problemsPanel()->summary().contains("error"),
            qPrintable(m_window->problemsPanel()->summary()));
+}
+
+void TestGuideWalkthrough::programTabShowsFusedInstructions()
+{
+  // "Ctrl+1, Ctrl+2 and Ctrl+3 switch between them"
+  QVERIFY(pressKey(Qt::CTRL | Qt::Key_3));
+  QCOMPARE(m_window->currentView(), MainWindow::View::Program);
+  // "The Program tab shows what the timeline was lowered to: one threadblock per rank with fused
+  // `rrs`, `rrcs` and `rcs` instructions."
+  const std::optional<Program>& program = document()->analysis().program;
+  QVERIFY(program.has_value());
+  QSet<QString> types;
+  for (const Gpu& gpu : program->gpus) {
+    QCOMPARE(gpu.threadblocks.size(), std::size_t{1});
+    for (const Step& step : gpu.threadblocks.front().steps)
+      types.insert(QString::fromUtf8(opTypeName(step.type)));
+  }
+  for (const char* fused : {"rrs", "rrcs", "rcs"})
+    QVERIFY2(types.contains(fused), qPrintable(QStringList(types.values()).join(' ')));
+
+  // "Selecting an instruction selects its transfer on the timeline and the reverse": a click on
+  // rank 1's step 2 in the Program tab, then a click on another arrow on the timeline.
+  ProgramView* programView = m_window->programView();
+  const InstructionRef instruction{.rank = 1, .tb = 0, .step = 2};
+  const QModelIndex row = programView->model()->instructionIndex(instruction);
+  QVERIFY(row.isValid());
+  programView->treeView()->scrollTo(row);
+  QTest::mouseClick(programView->treeView()->viewport(), Qt::LeftButton, {},
+                    programView->treeView()->visualRect(row).center());
+  const int transfer = programView->model()->transferAt(instruction);
+  QVERIFY(transfer >= 0);
+  QCOMPARE(document()->selection().transfers, std::set<int>{transfer});
+
+  QVERIFY(pressKey(Qt::CTRL | Qt::Key_2));
+  QCOMPARE(m_window->currentView(), MainWindow::View::Timeline);
+  const int other = document()->schedule().transfers.front().id;
+  QTest::mouseClick(timeline()->viewport(), Qt::LeftButton, {}, timeline()->arrowPoint(other));
+  QCOMPARE(document()->selection().transfers, std::set<int>{other});
+  QVERIFY(document()->selection().instruction.has_value());
+  QCOMPARE(programView->model()->transferAt(*document()->selection().instruction), other);
 }
 
 void TestGuideWalkthrough::finishedRingIsTheExample()
