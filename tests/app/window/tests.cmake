@@ -35,3 +35,11 @@ if(TARGET cs_examples)
     CSTUDIO_EXAMPLES_DIR="${PROJECT_BINARY_DIR}/packaging/examples")
   add_dependencies(tst_guidewalkthrough cs_examples)
 endif()
+# The guide's later chapters with the examples the build writes: fixing the deadlock, comparing
+# two runs, a run that hangs. Without examples (sanitizer and fuzzing builds) it skips.
+cstudio_add_test(tst_guidechapters SOURCES app/window/tst_guidechapters.cpp LIBS cs::app)
+if(TARGET cs_examples)
+  target_compile_definitions(tst_guidechapters PRIVATE
+    CSTUDIO_EXAMPLES_DIR="${PROJECT_BINARY_DIR}/packaging/examples")
+  add_dependencies(tst_guidechapters cs_examples)
+endif()
