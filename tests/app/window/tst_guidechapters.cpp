@@ -15,6 +15,7 @@
 #include "program/programtreeview.h"
 #include "program/programview.h"
 #include "replaywindow.h"
+#include "timeline/timelineview.h"
 
 #include "support/guidesteps.h"
 
@@ -36,6 +37,7 @@ private slots:
   void initTestCase();
   void deadlockExampleShowsTheCycle();
   void movingEachSendUpFixesTheDeadlock();
+  void aTimelineEditLowersAgainAndUndoBringsTheImportBack();
   void comparingTheSimulatedAndTheCpuRun();
   void aRunThatHangsShowsWhereItStopped();
 
@@ -167,6 +169,35 @@ void TestGuideChapters::movingEachSendUpFixesTheDeadlock()
   QVERIFY2(summary.startsWith(QStringLiteral("0 errors, 0 warnings")), qPrintable(summary));
 }
 
+void TestGuideChapters::aTimelineEditLowersAgainAndUndoBringsTheImportBack()
+{
+  // The four moves undone: the imported program deadlocks again.
+  for (int move = 0; move < 4; ++move)
+    document()->undoStack()->undo();
+  document()->waitForAnalysis();
+  QVERIFY2(problemCodes().contains("deadlock"), qPrintable(problemCodes().join(' ')));
+  const Program imported = *document()->analysis().program;
+
+  // "Edit any transfer there and the timeline becomes the source: it is lowered again, with sends
+  // and receives ordered so that they cannot deadlock. Undo brings the imported program back."
+  // The edit: a transfer clicked on the timeline and deleted.
+  m_window->showView(MainWindow::View::Timeline);
+  TimelineView* timeline = m_window->timelineView();
+  const int victim = document()->shownSchedule()->transfers.back().id;
+  QTest::mouseClick(timeline->viewport(), Qt::LeftButton, {}, timeline->arrowPoint(victim));
+  QCOMPARE(document()->selection().transfers, std::set<int>{victim});
+  QTest::keyClick(timeline, Qt::Key_Delete);
+  document()->waitForAnalysis();
+  QVERIFY(document()->shownSchedule()->transfer(victim) == nullptr);
+  QVERIFY2(!problemCodes().contains("deadlock") && !problemCodes().contains("dep.cycle"),
+           qPrintable(problemCodes().join(' ')));
+
+  document()->undoStack()->undo();
+  document()->waitForAnalysis();
+  QVERIFY(*document()->analysis().program == imported);
+  QVERIFY2(problemCodes().contains("deadlock"), qPrintable(problemCodes().join(' ')));
+}
+
 void TestGuideChapters::comparingTheSimulatedAndTheCpuRun()
 {
   // "The examples hold a pair: open `ring-allreduce-4.csdesign.json`, then compare its simulated
@@ -212,6 +243,16 @@ void TestGuideChapters::aRunThatHangsShowsWhereItStopped()
   for (int row = 0; row < model->rowCount(); ++row)
     runRows += model->isRunRow(model->index(row, 0)) ? 1 : 0;
   QCOMPARE(runRows, 4 + 1);
+  // "activating a row selects its instruction and transfer": every rank's threadblock stopped at
+  // its second send (step 1), waiting for room.
+  int firstRunRow = 0;
+  while (!model->isRunRow(model->index(firstRunRow, 0)))
+    ++firstRunRow;
+  QVERIFY(m_window->problemsPanel()->activateRow(firstRunRow));
+  const std::optional<InstructionRef> blocked = document()->selection().instruction;
+  QVERIFY(blocked.has_value());
+  QCOMPARE(blocked->step, 1);
+  QCOMPARE(document()->selection().transfers.size(), std::size_t{1});
   replay->close();
 }
 
