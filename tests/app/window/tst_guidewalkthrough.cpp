@@ -32,6 +32,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -78,6 +79,33 @@ bool clickTab(QTabWidget* tabs, const QString& text)
   return false;
 }
 
+/// Fills in File › New's Empty tab as the guide says (all-reduce, 4 ranks, 4 input chunks per
+/// rank, in place) and clicks Create; the buffer preview it showed, or nullopt (the dialog left
+/// open) when a field the guide names is missing.
+std::optional<QString> fillInGuidesEmptyRing(QDialog* dialog)
+{
+  auto* tabs = dialog->findChild<QTabWidget*>();
+  if (!tabs || !clickTab(tabs, "Empty"))
+    return std::nullopt;
+  QWidget* page = tabs->currentWidget();
+  auto* collective = fieldLabelled<QComboBox>(page, "C&ollective:");
+  auto* ranks = fieldLabelled<QSpinBox>(dialog, "&Ranks:");
+  auto* chunks = fieldLabelled<QSpinBox>(page, "Input c&hunks per rank:");
+  auto* inPlace = buttonStarting<QCheckBox>(page, "In place");
+  auto* preview = dialog->findChild<QLabel*>("bufferPreview");
+  auto* create = buttonStarting<QPushButton>(dialog, "Create");
+  if (!collective || !ranks || !chunks || !inPlace || !preview || !create)
+    return std::nullopt;
+  collective->setCurrentIndex(collective->findText("all-reduce", Qt::MatchFixedString));
+  typeInto(ranks, 4);
+  typeInto(chunks, 4);
+  if (!inPlace->isChecked())
+    QTest::mouseClick(inPlace, Qt::LeftButton);
+  const QString shown = preview->text();
+  QTest::mouseClick(create, Qt::LeftButton);
+  return shown;
+}
+
 QString problemsText(const Analysis& analysis)
 {
   QStringList lines;
@@ -107,8 +135,7 @@ private:
   /// (column `step`; 0 is "start") to `dst` in the column after it.
   void dragTransfer(ChunkRef src, ChunkRef dst, int step, Qt::KeyboardModifiers release = {});
   /// A key typed with the keyboard focus on the timeline, through the window (so shortcuts
-  /// apply as they do for a user).
-  /// False when the window cannot be made active.
+  /// apply as they do for a user); false when the window cannot be made active.
   bool pressKey(QKeyCombination key);
   TimelineView* timeline() const { return m_window->timelineView(); }
   Document* document() const { return m_window->document(); }
@@ -141,38 +168,17 @@ void TestGuideWalkthrough::newEmptyDocumentThroughTheDialog()
   // "File › New…, Empty: all-reduce, 4 ranks, 4 input chunks per rank, in place."
   QAction* newAction = menuEntry(m_window.get(), "File", "New");
   QVERIFY(newAction);
-  QString preview;
-  bool filledIn = false;
-  const bool shown = withModalDialog(
-      [&] { newAction->trigger(); },
-      [&](QDialog* dialog) {
-        auto* tabs = dialog->findChild<QTabWidget*>();
-        if (!tabs || !clickTab(tabs, "Empty"))
-          return;
-        QWidget* page = tabs->currentWidget();
-        auto* collective = fieldLabelled<QComboBox>(page, "C&ollective:");
-        auto* ranks = fieldLabelled<QSpinBox>(dialog, "&Ranks:");
-        auto* chunks = fieldLabelled<QSpinBox>(page, "Input c&hunks per rank:");
-        auto* inPlace = buttonStarting<QCheckBox>(page, "In place");
-        auto* create = buttonStarting<QPushButton>(dialog, "Create");
-        if (!collective || !ranks || !chunks || !inPlace || !create)
-          return;
-        collective->setCurrentIndex(collective->findText("all-reduce", Qt::MatchFixedString));
-        typeInto(ranks, 4);
-        typeInto(chunks, 4);
-        if (!inPlace->isChecked())
-          QTest::mouseClick(inPlace, Qt::LeftButton);
-        preview = dialog->findChild<QLabel*>("bufferPreview")->text();
-        filledIn = true;
-        QTest::mouseClick(create, Qt::LeftButton);
-      });
+  std::optional<QString> preview;
+  const bool shown =
+      withModalDialog([&] { newAction->trigger(); },
+                      [&](QDialog* dialog) { preview = fillInGuidesEmptyRing(dialog); });
   QVERIFY(shown);
-  QVERIFY2(filledIn, "the New dialog's Empty tab lacks a field the guide names");
+  QVERIFY2(preview, "the New dialog's Empty tab lacks a field the guide names");
   // "The dialog previews the buffers it will create — here "Per rank: i 4 chunks, o = i (in
   // place), s 0 — 16 timeline rows""
-  QVERIFY2(preview.contains(QStringLiteral("Per rank: i 4 chunks, o = i (in place), s 0")),
-           qPrintable(preview));
-  QVERIFY2(preview.contains(QStringLiteral("16 timeline rows")), qPrintable(preview));
+  QVERIFY2(preview->contains(QStringLiteral("Per rank: i 4 chunks, o = i (in place), s 0")),
+           qPrintable(*preview));
+  QVERIFY2(preview->contains(QStringLiteral("16 timeline rows")), qPrintable(*preview));
 
   const Schedule& schedule = document()->schedule();
   QCOMPARE(schedule.collective, Collective::AllReduce);
