@@ -13,12 +13,12 @@ void RaceDetector::reset(std::size_t slots)
 }
 
 std::optional<Conflict> RaceDetector::read(std::size_t slot, std::int32_t tb, Clock time,
-                                           const Clock* clock)
+                                           HappensBefore& order)
 {
   if (slot >= m_write.size())
     return std::nullopt;
   std::optional<Conflict> conflict;
-  if (!ordered(m_write[slot], tb, clock))
+  if (!ordered(m_write[slot], tb, order))
     conflict = Conflict{m_write[slot], true};
 
   Epoch& reads = m_read[slot];
@@ -26,7 +26,7 @@ std::optional<Conflict> RaceDetector::read(std::size_t slot, std::int32_t tb, Cl
   if (reads.tb != kShared) {
     // Reads ordered before this one need not be remembered: a later write ordered after this
     // read is ordered after them too, and one that is not races with this read anyway.
-    if (ordered(reads, tb, clock)) {
+    if (ordered(reads, tb, order)) {
       reads = self;
       return conflict;
     }
@@ -46,18 +46,18 @@ std::optional<Conflict> RaceDetector::read(std::size_t slot, std::int32_t tb, Cl
     return conflict;
   }
   std::vector<Epoch>& list = m_shared[static_cast<std::size_t>(reads.time)];
-  std::erase_if(list, [tb, clock](const Epoch& e) { return ordered(e, tb, clock); });
+  std::erase_if(list, [tb, &order](const Epoch& e) { return ordered(e, tb, order); });
   list.push_back(self);
   return conflict;
 }
 
 std::optional<Conflict> RaceDetector::write(std::size_t slot, std::int32_t tb, Clock time,
-                                            const Clock* clock)
+                                            HappensBefore& order)
 {
   if (slot >= m_write.size())
     return std::nullopt;
   std::optional<Conflict> conflict;
-  if (!ordered(m_write[slot], tb, clock))
+  if (!ordered(m_write[slot], tb, order))
     conflict = Conflict{m_write[slot], true};
 
   Epoch& reads = m_read[slot];
@@ -65,13 +65,13 @@ std::optional<Conflict> RaceDetector::write(std::size_t slot, std::int32_t tb, C
     std::vector<Epoch>& list = m_shared[static_cast<std::size_t>(reads.time)];
     if (!conflict) {
       const auto it = std::find_if(list.begin(), list.end(),
-                                   [tb, clock](const Epoch& e) { return !ordered(e, tb, clock); });
+                                   [tb, &order](const Epoch& e) { return !ordered(e, tb, order); });
       if (it != list.end())
         conflict = Conflict{*it, false};
     }
     list.clear();
     m_freeShared.push_back(reads.time);
-  } else if (!conflict && !ordered(reads, tb, clock)) {
+  } else if (!conflict && !ordered(reads, tb, order)) {
     conflict = Conflict{reads, false};
   }
   reads = Epoch{};

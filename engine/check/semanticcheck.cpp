@@ -20,9 +20,9 @@ void checkSemantics(const Program& program, const CheckOptions& options, Diagnos
                "deadlock, race and postcondition checks were skipped: " + run.refusal());
       return;
     }
-    if (!run.raceRefusal().empty())
-      out.info("check.too-large", "race detection was skipped: " + run.raceRefusal());
     const SymbolicRun::Outcome outcome = run.run();
+    if (!run.raceRefusal().empty())
+      out.info("check.too-large", run.raceRefusal());
     if (outcome == SymbolicRun::Outcome::Abandoned) {
       out.info("check.too-large",
                "deadlock, race and postcondition checks were abandoned: the symbolic values of "

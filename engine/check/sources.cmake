@@ -17,6 +17,7 @@ list(APPEND cs_engine_area_sources
   check/semanticcheck.cpp
   check/symbolicvalue.h check/symbolicvalue.cpp
   check/racedetector.h check/racedetector.cpp
+  check/symbolicreach_p.h check/symbolicreach.cpp
   check/symbolicreports_p.h
   check/deadlockreport.cpp
   check/racereport.cpp

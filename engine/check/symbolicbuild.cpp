@@ -47,12 +47,7 @@ bool SymbolicRun::State::build()
   linkDependencies();
 
   races = options.detectRaces && !planes.empty();
-  if (races && tbCount > kMaxRaceThreadblocks) {
-    races = false;
-    raceRefusal = "race detection needs a clock per pair of threadblocks and the program has " +
-                  std::to_string(tbCount) + " threadblocks (at most " +
-                  std::to_string(kMaxRaceThreadblocks) + " supported)";
-  }
+  raceClocks = races && tbCount <= options.clockThreadblockLimit;
   seedPlanes();
 
   pc.assign(at(tbCount), 0);
@@ -60,7 +55,9 @@ bool SymbolicRun::State::build()
   depWaiters.assign(at(tbCount), {});
   queue.assign(at(tbCount) + 1, 0);
   queued.assign(at(tbCount), 0);
-  if (races) {
+  if (races && !raceClocks)
+    prepareReach();
+  if (raceClocks) {
     clockStride = (at(tbCount) + kClockBlock - 1) / kClockBlock * kClockBlock;
     clocks.assign(at(tbCount) * clockStride, 0);
   }
@@ -181,6 +178,23 @@ void SymbolicRun::State::linkDependencies()
       }
       if (s.satisfyPos >= 0 && target != static_cast<int>(&rec - tbs.data()))
         ++steps[at(t.stepBegin + s.satisfyPos)].snapshotRefs;
+    }
+  }
+}
+
+void SymbolicRun::State::prepareReach()
+{
+  std::vector<int> stepBegin(at(tbCount) + 1, 0);
+  for (int g = 0; g < tbCount; ++g)
+    stepBegin[at(g)] = tbs[at(g)].stepBegin;
+  stepBegin[at(tbCount)] = static_cast<int>(steps.size());
+  reach.reset(std::move(stepBegin));
+  for (int g = 0; g < tbCount; ++g) {
+    const TbRec& rec = tbs[at(g)];
+    for (int pos = 0; pos < rec.stepCount; ++pos) {
+      const StepRec& s = steps[at(rec.stepBegin + pos)];
+      if (s.depTarget >= 0 && s.depTarget != g && s.satisfyPos >= 0)
+        reach.releasedBy[at(rec.stepBegin + pos)] = tbs[at(s.depTarget)].stepBegin + s.satisfyPos;
     }
   }
 }

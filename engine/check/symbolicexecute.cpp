@@ -53,6 +53,11 @@ SymbolicRun::Outcome SymbolicRun::State::execute()
         return Outcome::Abandoned;
     }
   }
+  if (races && !raceClocks && reach.exhausted())
+    raceRefusal = "race detection stopped early: the program has so many accesses by "
+                  "threadblocks without a happens-before order between them that searching for "
+                  "one took more than " +
+                  std::to_string(ReachOrder::kWorkCap) + " steps; the races listed are real";
   for (int g = 0; g < tbCount; ++g) {
     if (pc[at(g)] < tbs[at(g)].stepCount)
       return Outcome::Deadlocked;
@@ -110,8 +115,13 @@ bool SymbolicRun::State::tryStep(int g)
   }
 
   const Message* message = in ? &in->queue[in->head] : nullptr;
-  if (races)
+  if (raceClocks) {
     advanceClock(g, pos, rec, message);
+  } else if (races) {
+    if (message)
+      reach.messageFrom[at(tb.stepBegin + pos)] = message->from;
+    reach.setCurrent(g, pos);
+  }
 
   const std::size_t valuesAt = planes.empty() ? 0 : planes.front().messageValues.size();
   for (Plane& plane : planes)
@@ -129,7 +139,8 @@ bool SymbolicRun::State::tryStep(int g)
   }
   if (out) {
     Message sent;
-    sent.clock = races ? snapshot(clockRow(g)) : -1;
+    sent.clock = raceClocks ? snapshot(clockRow(g)) : -1;
+    sent.from = tb.stepBegin + pos;
     sent.count = rec.count;
     sent.values = valuesAt;
     out->queue.push_back(sent);
@@ -140,7 +151,7 @@ bool SymbolicRun::State::tryStep(int g)
   pc[at(g)] = pos + 1;
   if (step.type != OpType::Nop && step.hasdep) {
     flag[at(g)] = pos;
-    if (races && rec.snapshotRefs > 0)
+    if (raceClocks && rec.snapshotRefs > 0)
       rec.snapshot = snapshot(clockRow(g));
     std::vector<int>& waiters = depWaiters[at(g)];
     for (int waiter : waiters)
@@ -203,7 +214,7 @@ ValueId SymbolicRun::State::read(Plane& plane, int g, int pos, Buffer buffer, in
   if (s < 0)
     return kUninitialised;
   if (races) {
-    if (const std::optional<Conflict> c = plane.detector.read(at(s), g, pos + 1, clockRow(g)))
+    if (const std::optional<Conflict> c = plane.detector.read(at(s), g, pos + 1, orderFor(g)))
       noteRace(plane, s, g, pos, false, buffer, index, *c);
   }
   std::uint8_t& f = plane.flags[at(s)];
@@ -229,7 +240,7 @@ void SymbolicRun::State::write(Plane& plane, int g, int pos, Buffer buffer, int 
   if (s < 0)
     return;
   if (races) {
-    if (const std::optional<Conflict> c = plane.detector.write(at(s), g, pos + 1, clockRow(g)))
+    if (const std::optional<Conflict> c = plane.detector.write(at(s), g, pos + 1, orderFor(g)))
       noteRace(plane, s, g, pos, true, buffer, index, *c);
   }
   plane.value[at(s)] = value;

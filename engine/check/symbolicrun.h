@@ -14,9 +14,11 @@
 // ready-queue with wake-ups (a send wakes the connection's receiver, a receive its sender, a
 // publish the threadblocks waiting on that flag) visits each step once.
 //
-// Happens-before is tracked with vector clocks over all threadblocks (program order, send →
-// matching receive, flag publish → the waiter it released); messages and published flags carry
-// snapshots. Start in symbolicexecute.cpp at State::tryStep() when changing the semantics.
+// Happens-before is program order, send → matching receive and flag publish → the waiter it
+// released. Up to options.clockThreadblockLimit threadblocks it is tracked with vector clocks
+// over all threadblocks (messages and published flags carry snapshots); above it the run records
+// the graph's edges and searches it only when two threadblocks touch one slot. Start in
+// symbolicexecute.cpp at State::tryStep() when changing the semantics.
 
 #include "../model/buffergeometry.h"
 #include "../model/program.h"
@@ -36,6 +38,10 @@ struct SymbolicRunOptions {
   /// One data plane per mode. Without modes only the control flow runs (deadlock detection).
   std::vector<CallMode> modes;
   bool detectRaces = true;
+  /// Up to this many threadblocks races are found with vector clocks (a component per
+  /// threadblock in each threadblock's clock: memory quadratic); above it by searching the
+  /// happens-before graph (memory linear, same verdicts: symbolicreach_p.h).
+  int clockThreadblockLimit = 4096;
   int maxRaceRecords = 20;          ///< per plane; further races are only counted
   int maxUninitialisedRecords = 20; ///< per plane; further reads are only counted
 };
@@ -106,7 +112,8 @@ public:
   const std::string& refusal() const;
   /// Whether the refusal is about size (as opposed to a malformed program).
   bool tooLarge() const;
-  /// Empty when races are tracked, otherwise why they are not (too many threadblocks).
+  /// Empty when races were tracked in full; otherwise why not (set by run() when the search
+  /// for happens-before orders gave up on a program with very many unordered accesses).
   const std::string& raceRefusal() const;
 
   Outcome run();

@@ -4,6 +4,7 @@
 // per-plane records and the State behind SymbolicRun. build() in symbolicbuild.cpp lays them
 // out, symbolicexecute.cpp runs them, symbolicrun.cpp answers the public queries.
 
+#include "symbolicreach_p.h"
 #include "symbolicrun.h"
 
 #include "../model/connections.h"
@@ -21,7 +22,6 @@ constexpr std::int64_t kMaxSlots = 50'000'000; ///< memory chunks over all plane
 constexpr std::int64_t kMaxWork = 200'000'000; ///< chunk operations over all steps and planes
 constexpr std::int64_t kMaxThreadblocks = 1'000'000;
 constexpr std::int64_t kMaxSteps = 20'000'000;
-constexpr int kMaxRaceThreadblocks = 4096; ///< vector clocks take tbs² entries
 
 constexpr int kNoDependency = -1;
 constexpr int kMissingTarget = -2;
@@ -51,6 +51,7 @@ struct StepRec {
 
 struct Message {
   std::int32_t clock = -1;
+  std::int32_t from = -1; ///< global step that sent it
   std::int32_t count = 0;
   std::size_t values = 0;
 };
@@ -135,6 +136,10 @@ struct SymbolicRun::State {
   std::vector<std::uint8_t> queued;
 
   bool races = false;
+  /// Races by vector clocks (small programs) or, when false, by searching the graph (reach).
+  bool raceClocks = false;
+  ClockOrder clockOrder;
+  symbolic::ReachOrder reach;
   std::size_t clockStride = 0; ///< tbCount rounded up to kClockBlock
   std::vector<Clock> clocks;   ///< tbCount rows of clockStride, one per threadblock
   std::vector<Clock> pool;     ///< snapshots carried by messages and published flags
@@ -185,6 +190,14 @@ struct SymbolicRun::State {
     return static_cast<int>(r.base + index);
   }
   Clock* clockRow(int g) { return clocks.data() + symbolic::at(g) * clockStride; }
+  HappensBefore& orderFor(int g)
+  {
+    if (!raceClocks)
+      return reach;
+    clockOrder.row = clockRow(g);
+    return clockOrder;
+  }
+  void prepareReach();
   int snapshot(const Clock* row);
   void join(Clock* row, int snapshotIndex);
   void release(int snapshotIndex);

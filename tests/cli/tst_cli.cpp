@@ -111,6 +111,7 @@ void Test_cli::usageErrors_data()
   QTest::newRow("validate without files") << QStringList{"validate"};
   QTest::newRow("export without -o") << QStringList{"export", "x.xml"};
   QTest::newRow("generate unknown") << QStringList{"generate", "warp-drive", "-o", "x.xml"};
+  QTest::newRow("bench without files") << QStringList{"bench"};
 }
 
 void Test_cli::usageErrors()
