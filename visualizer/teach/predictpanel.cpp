@@ -9,6 +9,7 @@
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMenu>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QVBoxLayout>
@@ -171,6 +172,42 @@ void PredictPanel::choose(int row, int option)
   if (option >= choice->count())
     return;
   choice->setCurrentIndex(std::max(option, -1));
+}
+
+int PredictPanel::rowOf(const ChunkRef& cell) const
+{
+  const int statesRow = m_states ? m_states->rowOf(cell) : -1;
+  if (statesRow < 0)
+    return -1;
+  // The round asks once per memory: an aliased row (o[k] in place) is the same question.
+  const auto& rows = m_states->rows();
+  const std::uint32_t memory = rows[static_cast<std::size_t>(statesRow)].memory;
+  for (std::size_t i = 0; i < m_round.cells.size(); ++i) {
+    if (rows[static_cast<std::size_t>(m_round.cells[i].row)].memory == memory)
+      return static_cast<int>(i);
+  }
+  return -1;
+}
+
+QMenu* PredictPanel::openPicker(const ChunkRef& cell, const QPoint& globalPos)
+{
+  const int row = rowOf(cell);
+  if (row < 0 || isRevealed())
+    return nullptr;
+  const PredictCell& asked = m_round.cells[static_cast<std::size_t>(row)];
+  auto* menu = new QMenu(this);
+  menu->setAttribute(Qt::WA_DeleteOnClose);
+  menu->addSection(tr("%1 after step %2 holds…").arg(cellName(asked.ref)).arg(m_round.step));
+  const int current = m_choices[static_cast<std::size_t>(row)]->currentIndex();
+  for (std::size_t option = 0; option < asked.options.size(); ++option) {
+    QAction* action = menu->addAction(QString::fromStdString(asked.options[option]));
+    action->setCheckable(true);
+    action->setChecked(static_cast<int>(option) == current);
+    connect(action, &QAction::triggered, this,
+            [this, row, option] { choose(row, static_cast<int>(option)); });
+  }
+  menu->popup(globalPos);
+  return menu;
 }
 
 void PredictPanel::reveal()

@@ -20,6 +20,7 @@
 
 class QComboBox;
 class QLabel;
+class QMenu;
 class QPushButton;
 class QVBoxLayout;
 
@@ -46,6 +47,13 @@ public:
   /// Chooses option `option` (an index into the row's options; -1 clears) for row `row`.
   /// Ignored once the round is revealed or for a row or option out of range.
   void choose(int row, int option);
+  /// The row of the round showing `cell` (a chunk the timeline shows, or one sharing its
+  /// memory), or -1 when the round does not ask about it.
+  int rowOf(const ChunkRef& cell) const;
+  /// Opens a menu of `cell`'s options at `globalPos` (the timeline's hidden cell was clicked);
+  /// choosing one is choose() on its row. Null when the round does not ask about the cell or is
+  /// revealed. The menu deletes itself when it closes.
+  QMenu* openPicker(const ChunkRef& cell, const QPoint& globalPos);
   /// Scores the choices, marks each row and adds the round to the run-through.
   void reveal();
   bool isRevealed() const { return m_result.has_value(); }
