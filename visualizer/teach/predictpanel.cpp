@@ -61,9 +61,16 @@ PredictPanel::PredictPanel(editor::Document* document, QWidget* parent)
   auto* rowsPage = new QWidget(scroll);
   m_rowsLayout = new QVBoxLayout(rowsPage);
   m_rowsLayout->setContentsMargins(0, 0, 0, 0);
+  m_rowsLayout->setSpacing(1);
   m_rowsLayout->addStretch(1);
   scroll->setWidget(rowsPage);
   layout->addWidget(scroll, 1);
+  // What the wrong cells hold, after the reveal: below the rows, where it has the whole width.
+  m_details = new QLabel(this);
+  m_details->setWordWrap(true);
+  m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_details->hide();
+  layout->addWidget(m_details);
 
   auto* footer = new QHBoxLayout;
   m_score = new QLabel(this);
@@ -113,6 +120,7 @@ void PredictPanel::setStep(int nextStep)
     m_heading->setText(
         tr("Step %1 runs next. What will each of these cells hold after it?").arg(nextStep));
   m_reveal->setEnabled(!m_round.cells.empty());
+  updateDetails();
   updateScore();
   emit roundChanged();
 }
@@ -137,7 +145,8 @@ void PredictPanel::addRow(const PredictCell& cell)
 {
   auto* row = new QWidget(m_rowsLayout->parentWidget());
   auto* layout = new QGridLayout(row);
-  layout->setContentsMargins(4, 2, 4, 2);
+  layout->setContentsMargins(4, 1, 4, 1);
+  layout->setVerticalSpacing(0);
   auto* name = new QLabel(cellName(cell.ref), row);
   name->setToolTip(tr("Holds now: %1").arg(QString::fromStdString(cell.before)));
   auto* choice = new QComboBox(row);
@@ -148,14 +157,13 @@ void PredictPanel::addRow(const PredictCell& cell)
   for (const std::string& option : cell.options)
     choice->addItem(QString::fromStdString(option));
   choice->setCurrentIndex(-1);
-  // The verdict goes below the choice, where the right content has the row's whole width.
+  // One line per cell, so a step's cells fit the dock without scrolling: the verdict is a mark
+  // beside the choice (the whole text in its tooltip and in the details below the rows).
   auto* verdict = new QLabel(row);
-  verdict->setWordWrap(true);
-  verdict->setTextInteractionFlags(Qt::TextSelectableByMouse);
   verdict->hide();
   layout->addWidget(name, 0, 0);
   layout->addWidget(choice, 0, 1);
-  layout->addWidget(verdict, 1, 0, 1, 2);
+  layout->addWidget(verdict, 0, 2);
   layout->setColumnStretch(1, 1);
   // Before the trailing stretch, so the rows stay packed at the top.
   m_rowsLayout->insertWidget(m_rowsLayout->count() - 1, row);
@@ -227,6 +235,7 @@ void PredictPanel::reveal()
   for (std::size_t i = 0; i < m_result->cells.size() && i < m_rows.size(); ++i)
     markRow(static_cast<int>(i), m_result->cells[i]);
   m_reveal->setEnabled(false);
+  updateDetails();
   updateScore();
   emit roundChanged();
 }
@@ -240,8 +249,21 @@ void PredictPanel::markRow(int row, const CellVerdict& verdict)
   rowWidget->setPalette(palette);
   rowWidget->setAutoFillBackground(true);
   m_choices[index]->setEnabled(false);
-  m_verdicts[index]->setText(verdictText(row));
+  m_verdicts[index]->setText(verdict.right ? QStringLiteral("✓") : QStringLiteral("✗"));
+  m_verdicts[index]->setToolTip(verdictText(row));
   m_verdicts[index]->show();
+}
+
+void PredictPanel::updateDetails()
+{
+  QStringList wrong;
+  for (int row = 0; m_result && row < static_cast<int>(m_result->cells.size()); ++row) {
+    if (!m_result->cells[static_cast<std::size_t>(row)].right)
+      wrong << QStringLiteral("%1: %2").arg(
+          cellName(m_round.cells[static_cast<std::size_t>(row)].ref), verdictText(row));
+  }
+  m_details->setText(wrong.join(QLatin1Char('\n')));
+  m_details->setVisible(!wrong.isEmpty());
 }
 
 QString PredictPanel::verdictText(int row) const

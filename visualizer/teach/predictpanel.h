@@ -63,7 +63,8 @@ public:
   const PredictRun& run() const { return m_run; }
   /// The score line shown ("Step 3: 5 of 7 right · this run-through: 12 of 16").
   QString scoreText() const;
-  /// What the panel shows beside row `row` after the reveal ("✓ right", "✗ right: …").
+  /// The verdict of row `row` after the reveal ("✓ right", "✗ it holds …"): the tooltip of the
+  /// row's mark, and below the rows for the wrong ones.
   QString verdictText(int row) const;
   /// The step whose results the student is predicting right now (a round with cells, not yet
   /// revealed): the timeline hides what it writes meanwhile. nullopt otherwise.
@@ -79,6 +80,8 @@ private:
   void addRow(const PredictCell& cell);
   void markRow(int row, const CellVerdict& verdict);
   void updateScore();
+  /// The details below the rows: each wrong cell with what it holds.
+  void updateDetails();
 
   editor::Document* m_document;
   std::shared_ptr<const ChunkStates> m_states;
@@ -92,6 +95,7 @@ private:
   std::vector<QComboBox*> m_choices;
   std::vector<QLabel*> m_verdicts;
   QPushButton* m_reveal = nullptr;
+  QLabel* m_details = nullptr;
   QLabel* m_score = nullptr;
 };
 

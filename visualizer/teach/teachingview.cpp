@@ -66,7 +66,8 @@ TeachingView::TeachingView(editor::Document* document, editor::TimelineView* tim
   if (timeline)
     connect(timeline, &editor::TimelineView::concealedCellClicked, m_predict,
             &PredictPanel::openPicker);
-  m_panel->tabs()->addTab(new BreakItPanel(m_document, m_panel->tabs()), tr("Break it"));
+  m_breakIt = new BreakItPanel(m_document, m_panel->tabs());
+  m_panel->tabs()->addTab(m_breakIt, tr("Break it"));
   layout->addWidget(splitter, 1);
 
   m_pause = new QTimer(this);
