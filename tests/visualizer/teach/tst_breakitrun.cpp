@@ -137,9 +137,8 @@ void TestBreakItRun::shrunkConnectionsHangAtTheBlockedPositions()
   std::vector<BlockedStep> blocked;
   for (const BlockedPosition& position : ring.replay->trace().blocked)
     blocked.push_back({position.rank, position.tb, position.step});
-  std::ranges::sort(blocked);
-  const auto [last, end] = std::ranges::unique(blocked);
-  blocked.erase(last, end);
+  std::sort(blocked.begin(), blocked.end());
+  blocked.erase(std::unique(blocked.begin(), blocked.end()), blocked.end());
   QVERIFY(blocked == exercise.outcome.blocked);
   // The replay opens at the stop, with the Blocked tab.
   QVERIFY(ring.replay->trace().stoppedUs.has_value());
