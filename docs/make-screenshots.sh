@@ -87,10 +87,12 @@ shot "$out/teaching-export-dialog.png" --size 1200x760 --dialog animation "$work
   --size 1280x720 >/dev/null
 cp "$work/frames/frame-0008.png" "$out/teaching-export-frame.png"
 
-# 7. Teaching mode: the gallery, the built-in ring in teaching mode two steps in, and presentation
-#    mode in its light and dark palettes.
+# 7. Teaching mode: the gallery, the built-in ring in teaching mode two steps in (the Narration,
+#    Predict and Break it tabs), and presentation mode in its light and dark palettes.
 shot "$out/teaching-gallery.png" --dialog gallery
 shot "$out/teaching-mode.png" --dialog teaching --view timeline
+shot "$out/teaching-predict.png" --dialog teaching-predict --view timeline
+shot "$out/teaching-break-it.png" --dialog teaching-break-it --view timeline
 "$studio" --size 1600x900 --screenshot "$out/teaching-presentation-light.png" --dialog presentation
 "$studio" --size 1600x900 --screenshot "$out/teaching-presentation-dark.png" \
   --dialog presentation-dark

@@ -20,6 +20,8 @@
 #include "session/documenttrace.h"
 #include "session/replaysession.h"
 #include "sweep/sweepwindow.h"
+#include "teach/breakitpanel.h"
+#include "teach/predictpanel.h"
 #include "teach/presentationwindow.h"
 #include "teach/teachingview.h"
 #include "views/bufferview.h"
@@ -40,6 +42,7 @@
 #include <QIcon>
 #include <QMessageBox>
 #include <QPainter>
+#include <QTabWidget>
 #include <QTimer>
 
 #include <algorithm>
@@ -333,6 +336,19 @@ void openTeachDialog(MainWindow& window, const Arguments& args)
   window.setTeachingMode(true);
   if (args.screenshot)
     window.teachingView()->panel()->goTo(2, false);
+  QTabWidget* tabs = window.teachingView()->panel()->tabs();
+  if (args.teachDialog == QLatin1String("teaching-predict"))
+    tabs->setCurrentWidget(window.teachingView()->findChild<cs::visualizer::PredictPanel*>());
+  if (args.teachDialog == QLatin1String("teaching-break-it")) {
+    cs::visualizer::BreakItPanel* breakIt = window.teachingView()->breakItPanel();
+    tabs->setCurrentWidget(breakIt);
+    if (args.screenshot) {
+      // The exercises are found in the background once the tab shows: picture the list.
+      window.show();
+      while (breakIt->isSearching())
+        QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents);
+    }
+  }
   if (args.teachDialog.startsWith(QLatin1String("presentation")))
     window.createPresentation(args.teachDialog.endsWith(QLatin1String("dark")))->showFullScreen();
 }
@@ -413,7 +429,7 @@ int main(int argc, char** argv)
     QCoreApplication::processEvents();
     return saveShot(about->grab(), args.screenshotPath);
   }
-  if (args.screenshot && !args.teachDialog.isEmpty() && args.teachDialog != "teaching")
+  if (args.screenshot && !args.teachDialog.isEmpty() && !args.teachDialog.startsWith("teaching"))
     return takeTeachingScreenshot(window, args);
   if (!args.teachDialog.isEmpty())
     openTeachDialog(window, args);

@@ -93,6 +93,11 @@ void TimelineView::mousePressEvent(QMouseEvent* event)
   case Hit::Area::None:
     break;
   }
+  if (concealedRowAt(m_press) >= 0) {
+    // Teaching's predict exercise: the cell is a question, whatever the tool.
+    m_gesture = Gesture::PendingConcealed;
+    return;
+  }
   if (m_tool == Tool::Select) {
     m_gesture = Gesture::PendingBand;
     return;
@@ -120,6 +125,8 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event)
   case Gesture::None:
     setHover(hitTest(pos).transfer);
     return;
+  case Gesture::PendingConcealed:
+    return; // a hidden cell never starts a drag
   case Gesture::PendingCell:
     if (!farEnough)
       return;
@@ -163,6 +170,14 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event)
   case Gesture::PendingCell:
     clickCell(m_press, m_pressModifiers);
     break;
+  case Gesture::PendingConcealed: {
+    // Released elsewhere (a drag): not a click on the cell.
+    const int row = concealedRowAt(m_press);
+    if (row >= 0 && concealedRowAt(hitTest(event->position().toPoint())) == row)
+      emit concealedCellClicked(m_model.states().rows()[static_cast<std::size_t>(row)].ref,
+                                event->globalPosition().toPoint());
+    break;
+  }
   case Gesture::CreateTransfer:
     updateCreatePreview(event->position().toPoint(), event->modifiers());
     finishCreate(event->modifiers());

@@ -300,6 +300,9 @@ QString TimelineView::toolTipAt(const QPoint& pos) const
     return tr("<b>%1</b> %2: not computed, the schedule has too many steps and chunks to keep "
               "every state in memory")
         .arg(refText(chunk.ref), when);
+  if (concealedRowAt(hit) >= 0)
+    return tr("<b>%1</b> %2: hidden until predicted; click it to choose what it will hold")
+        .arg(refText(chunk.ref), when);
   QString text =
       QStringLiteral("<b>%1</b> %2<br>%3")
           .arg(refText(chunk.ref), when,
@@ -317,6 +320,27 @@ void TimelineView::setConcealedStep(std::optional<int> step)
     return;
   m_concealedStep = step;
   viewport()->update();
+}
+
+bool TimelineView::isConcealed(const ChunkRef& slot, int column) const
+{
+  const ChunkStates& states = m_model.states();
+  const int row = states.rowOf(slot);
+  return m_concealedStep && column == *m_concealedStep + 1 && row >= 0 && states.computed(column) &&
+         states.changed(row, column);
+}
+
+int TimelineView::concealedRowAt(const Hit& hit) const
+{
+  if (!m_concealedStep || hit.area != Hit::Area::Grid || hit.visualRow < 0 || !hit.inCell ||
+      hit.column != *m_concealedStep + 1)
+    return -1;
+  const TimelineLayout::Row& row = m_model.layout().rows()[static_cast<std::size_t>(hit.visualRow)];
+  if (row.kind != TimelineLayout::Row::Kind::Chunk)
+    return -1;
+  const ChunkStates& states = m_model.states();
+  const bool hidden = states.computed(hit.column) && states.changed(row.firstRow, hit.column);
+  return hidden ? row.firstRow : -1;
 }
 
 void TimelineView::setZoom(double zoom)

@@ -108,12 +108,20 @@ public:
 
   void setPlaybackMarks(const PlaybackMarks& marks);
   /// Teaching's predict exercise: hides what Schedule step `step` writes (its column's changed
-  /// cells show "?") until the student has predicted it; nullopt shows everything again.
+  /// cells show "?") until the student has predicted it; nullopt shows everything again. A click
+  /// on a hidden cell emits concealedCellClicked instead of starting an edit.
   void setConcealedStep(std::optional<int> step);
   std::optional<int> concealedStep() const { return m_concealedStep; }
+  /// Whether the cell of `slot` in `column` is hidden by setConcealedStep.
+  bool isConcealed(const ChunkRef& slot, int column) const;
   const PlaybackMarks& playbackMarks() const { return m_marks; }
   /// The marks resolved against the shown Schedule, as the painter draws them; nullopt when none.
   const std::optional<TimelinePlayback>& playback() const { return m_playback; }
+
+signals:
+  /// A click on a cell hidden by setConcealedStep: `cell` is the chunk its row shows and
+  /// `globalPos` where to open a picker for it (the visualizer's Predict tab listens).
+  void concealedCellClicked(const cs::ChunkRef& cell, const QPoint& globalPos);
 
 protected:
   void paintEvent(QPaintEvent* event) override;
@@ -134,6 +142,7 @@ private:
   enum class Gesture {
     None,
     PendingCell,
+    PendingConcealed, ///< a press on a hidden cell: a click asks for a prediction, never an edit
     CreateTransfer,
     PendingArrow,
     MoveArrows,
@@ -160,6 +169,8 @@ private:
   TimelinePaintState paintState() const;
   QPoint contentOrigin() const; ///< viewport position of content (0, 0)
   Hit hitTest(const QPoint& pos) const;
+  /// The ChunkStates row of the hidden cell under `hit`, or -1.
+  int concealedRowAt(const Hit& hit) const;
   void ensureContentVisible(const QRect& content);
   void toggleHeaderAt(const Hit& hit);
   void updateCreatePreview(const QPoint& pos, Qt::KeyboardModifiers modifiers);

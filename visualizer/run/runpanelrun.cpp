@@ -125,22 +125,12 @@ void RunPanel::showProgress()
 
 void RunPanel::openReplay(const RunRequest& request, const RunOutcome& outcome)
 {
-  const std::vector<CallMode> modes = declaredModes(request.program);
-  CallMode mode = modes.empty() ? CallMode::OutOfPlace : modes.front();
-  if (outcome.exec)
-    mode = outcome.exec->mode;
-  ReplayOpen opened =
-      ReplaySession::open(request.program, runTrace(outcome), request.topology, mode);
+  ReplayOpen opened = openRunReplay(request, outcome);
   if (!opened.session) {
-    const QString why = opened.diagnostics.empty()
-                            ? QString()
-                            : QString::fromStdString(opened.diagnostics.front().message);
-    m_stored->setText(m_stored->text() + QLatin1Char('\n') + tr("cannot replay: %1").arg(why));
+    m_stored->setText(m_stored->text() + QLatin1Char('\n') +
+                      tr("cannot replay: %1").arg(whyNoReplay(opened)));
     return;
   }
-  // A hung run opens where it stopped, so the blocked threadblocks are what the views show.
-  if (const std::optional<double> stopped = runTrace(outcome).stoppedUs)
-    opened.session->setCursor(*stopped);
   const QString title =
       tr("%1 — Replay (%2)").arg(m_document->displayName(), opened.session->description());
   if (m_replayWindow)

@@ -1,6 +1,8 @@
 #include "runstore.h"
 
 #include "library.h"
+#include "model/buffergeometry.h"
+#include "session/replaysession.h"
 #include "sim/estimates.h"
 
 #include <QCoreApplication>
@@ -107,6 +109,27 @@ bool runHasTrace(const RunOutcome& outcome)
 const Trace& runTrace(const RunOutcome& outcome)
 {
   return outcome.sim ? outcome.sim->trace : outcome.exec->trace;
+}
+
+ReplayOpen openRunReplay(const RunRequest& request, const RunOutcome& outcome)
+{
+  const std::vector<CallMode> modes = declaredModes(request.program);
+  CallMode mode = modes.empty() ? CallMode::OutOfPlace : modes.front();
+  if (outcome.exec)
+    mode = outcome.exec->mode;
+  ReplayOpen opened =
+      ReplaySession::open(request.program, runTrace(outcome), request.topology, mode);
+  if (opened.session) {
+    if (const std::optional<double> stopped = runTrace(outcome).stoppedUs)
+      opened.session->setCursor(*stopped);
+  }
+  return opened;
+}
+
+QString whyNoReplay(const ReplayOpen& opened)
+{
+  return opened.diagnostics.empty() ? QString()
+                                    : QString::fromStdString(opened.diagnostics.front().message);
 }
 
 StoredRun keepRun(storage::Library* library, const RunTarget& target, const RunRequest& request,

@@ -16,12 +16,20 @@ class Library;
 
 namespace cs::visualizer {
 
+struct ReplayOpen;
+
 /// One line for people: "verified in 12.3 µs", "2 wrong of 4096", "hung: …", "cancelled".
 QString runVerdict(const RunOutcome& outcome);
 /// Whether the outcome holds a run worth keeping and replaying (it ran, with a trace).
 bool runHasTrace(const RunOutcome& outcome);
 /// The run's trace; only when runHasTrace().
 const Trace& runTrace(const RunOutcome& outcome);
+/// The replay of a run with a trace (runHasTrace()): the request's program over its topology, in
+/// the call mode it ran; a run the watchdog stopped opens at the stop, where the blocked
+/// threadblocks are what the views show.
+ReplayOpen openRunReplay(const RunRequest& request, const RunOutcome& outcome);
+/// Why openRunReplay gave no session: its first diagnostic ("" when there is none).
+QString whyNoReplay(const ReplayOpen& opened);
 
 /// Where a run is stored: a library algorithm's version (libraryName empty: none).
 struct RunTarget {

@@ -7,6 +7,7 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
+#include <QSplitter>
 #include <QTextBrowser>
 #include <QUndoStack>
 #include <QVBoxLayout>
@@ -43,26 +44,46 @@ QListWidgetItem* exerciseItem(const Exercise& exercise, int ofKind)
 BreakItPanel::BreakItPanel(editor::Document* document, QWidget* parent)
     : QWidget(parent), m_document(document)
 {
+  // The list above, what is chosen and revealed below, a splitter between: at the dock's
+  // default size both show without scrolling, and either can be given the room.
   auto* layout = new QVBoxLayout(this);
   m_status = new QLabel(this);
   m_status->setWordWrap(true);
   layout->addWidget(m_status);
-  m_list = new QListWidget(this);
+  auto* splitter = new QSplitter(Qt::Vertical, this);
+  splitter->setChildrenCollapsible(false);
+  m_list = new QListWidget(splitter);
   m_list->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  layout->addWidget(m_list, 2);
-  m_question = new QLabel(this);
+  // Titles are short: they flow in columns, so the dock's width shows a whole list at once.
+  m_list->setFlow(QListView::LeftToRight);
+  m_list->setWrapping(true);
+  m_list->setResizeMode(QListView::Adjust);
+  m_list->setUniformItemSizes(true);
+  m_list->setSpacing(1);
+  splitter->addWidget(m_list);
+  auto* below = new QWidget(splitter);
+  auto* belowLayout = new QVBoxLayout(below);
+  belowLayout->setContentsMargins(0, 0, 0, 0);
+  m_question = new QLabel(below);
   m_question->setWordWrap(true);
-  layout->addWidget(m_question);
+  belowLayout->addWidget(m_question);
   auto* buttons = new QHBoxLayout;
-  m_break = new QPushButton(tr("Break it"), this);
-  m_hint = new QPushButton(tr("Hint"), this);
-  m_fix = new QPushButton(tr("Show the fix"), this);
+  m_break = new QPushButton(tr("Break it"), below);
+  m_hint = new QPushButton(tr("Hint"), below);
+  m_fix = new QPushButton(tr("Show the fix"), below);
   for (QPushButton* button : {m_break, m_hint, m_fix})
     buttons->addWidget(button);
   buttons->addStretch(1);
-  layout->addLayout(buttons);
-  m_reveal = new QTextBrowser(this);
-  layout->addWidget(m_reveal, 1);
+  belowLayout->addLayout(buttons);
+  m_run = new BreakItRun(m_document, below);
+  belowLayout->addWidget(m_run);
+  m_reveal = new QTextBrowser(below);
+  belowLayout->addWidget(m_reveal, 1);
+  splitter->addWidget(below);
+  splitter->setStretchFactor(0, 2);
+  splitter->setStretchFactor(1, 3);
+  splitter->setSizes({2, 3}); // the same shares from the start
+  layout->addWidget(splitter, 1);
 
   connect(m_break, &QPushButton::clicked, this, &BreakItPanel::breakIt);
   connect(m_hint, &QPushButton::clicked, this, &BreakItPanel::showHint);
@@ -96,6 +117,8 @@ void BreakItPanel::setCurrentExercise(int index)
 
 bool BreakItPanel::canShowFix() const
 {
+  if (m_appliedSlots)
+    return true;
   const QUndoStack* stack = m_document->undoStack();
   return m_applied && stack->index() == m_appliedIndex &&
          stack->command(m_appliedIndex - 1) == m_applied;
@@ -119,14 +142,27 @@ bool BreakItPanel::isStale() const
          !sameLowering(m_document->lowering(), m_searchedLowering);
 }
 
+void BreakItPanel::showEvent(QShowEvent* event)
+{
+  QWidget::showEvent(event);
+  if (m_searchWhenShown)
+    search();
+}
+
 void BreakItPanel::search()
 {
+  m_searchWhenShown = !isVisible();
+  if (m_searchWhenShown) {
+    m_status->setText(tr("The exercises are found when this tab is shown."));
+    return;
+  }
   if (m_searching) {
     m_searchAgain = true;
     return;
   }
   std::optional<Schedule> schedule = currentSchedule();
   m_applied = nullptr;
+  m_appliedSlots.reset();
   m_set = {};
   m_list->clear();
   if (!schedule) {
@@ -135,6 +171,7 @@ void BreakItPanel::search()
     return;
   }
   m_searching = true;
+  ++m_searchesStarted;
   m_status->setText(tr("Finding exercises…"));
   updateControls();
   ExerciseOptions options;
@@ -164,7 +201,8 @@ void BreakItPanel::algorithmChanged()
   const bool applied = m_applied && stack->index() >= m_appliedIndex &&
                        stack->command(m_appliedIndex - 1) == m_applied;
   if (applied)
-    return; // the exercise itself changed the algorithm
+    return;               // the exercise itself changed the algorithm
+  m_appliedSlots.reset(); // the depth was set for the algorithm that was there
   if (m_searching) {
     m_searchAgain = true;
     return;
@@ -205,6 +243,20 @@ void BreakItPanel::updateControls()
   m_break->setEnabled(valid && !isSearching() && !canShowFix());
   m_hint->setEnabled(valid);
   m_fix->setEnabled(canShowFix());
+  updateRun();
+}
+
+void BreakItPanel::updateRun()
+{
+  if (!canShowFix()) {
+    m_run->clearExercise();
+    return;
+  }
+  // The exercises were judged with the unbroken program's depth; the shrink one sets its own.
+  std::optional<int> depth = m_appliedSlots;
+  if (!depth && m_set.connectionSlots > 0)
+    depth = m_set.connectionSlots;
+  m_run->setExercise(depth, m_set.root);
 }
 
 void BreakItPanel::reveal(const Exercise& exercise, const QString& note)
@@ -250,7 +302,7 @@ void BreakItPanel::breakIt()
     return;
   const Exercise exercise = m_set.exercises[static_cast<std::size_t>(row)];
   if (exercise.edit.connections) {
-    reveal(exercise, tr("(Shown, not applied: the connection depth is a run setting.)"));
+    applyConnections(exercise);
     return;
   }
   if (!pushEdit(exercise)) {
@@ -261,6 +313,21 @@ void BreakItPanel::breakIt()
     m_document->selectTransfer(exercise.edit.transfer->after->id);
   reveal(exercise, tr("The Problems panel lists the checker's findings; the timeline and the "
                       "program view show the broken algorithm. \"Show the fix\" undoes it."));
+  updateControls();
+}
+
+void BreakItPanel::applyConnections(const Exercise& exercise)
+{
+  // The document has no connection depth (the Program format has none; the runtime's is the
+  // protocol's): it is a setting of the run, as `cstudio run --slots` and the checker's
+  // --fifo-slots. The verdict shown was judged with it and the CPU run below uses it.
+  const ConnectionEdit& edit = *exercise.edit.connections;
+  m_appliedSlots = edit.afterSlots;
+  reveal(exercise, tr("The connection depth is a setting of the run, not of the document (which "
+                      "is unchanged): the checker's verdict above and \"Run on the CPU\" use %1 "
+                      "message(s) per connection instead of %2. \"Show the fix\" goes back to %2.")
+                       .arg(edit.afterSlots)
+                       .arg(edit.beforeSlots));
   updateControls();
 }
 
@@ -278,6 +345,12 @@ void BreakItPanel::showFix()
 {
   if (!canShowFix())
     return;
+  if (m_appliedSlots) {
+    m_appliedSlots.reset();
+    m_reveal->setPlainText(tr("Fixed: the connections hold as many messages as before."));
+    updateControls();
+    return;
+  }
   m_document->undoStack()->undo();
   m_applied = nullptr;
   m_appliedIndex = -1;

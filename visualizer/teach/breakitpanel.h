@@ -6,7 +6,10 @@
 // and the simulated run all show the broken algorithm, and the panel reveals what the checker and
 // the CPU executor say; "Show the fix" undoes it. Finding the exercises runs the executor per
 // candidate (a fraction of a second per algorithm), so it runs off the UI thread and is redone
-// when the algorithm changes — but not while an exercise is applied: that change is the exercise.
+// when the algorithm changes — but not while an exercise is applied: that change is the exercise,
+// and not while the tab is hidden: a hidden tab searches when it is shown again.
+
+#include "breakitrun.h"
 
 #include "teach/exercises.h"
 
@@ -39,11 +42,18 @@ public:
   const ExerciseSet& exercises() const { return m_set; }
   /// Whether the exercises are being searched for in the background.
   bool isSearching() const { return m_searching; }
+  /// How many background searches this panel has started.
+  int searchesStarted() const { return m_searchesStarted; }
   /// The exercise selected in the list, or -1.
   int currentExercise() const;
   void setCurrentExercise(int index);
-  /// Whether the exercise applied by "Break it" is still the undo stack's latest command.
+  /// Whether the exercise applied by "Break it" is still applied: its command the undo stack's
+  /// latest, or (shrink the connections) its connection depth the run's.
   bool canShowFix() const;
+  /// The connection depth the applied shrink-connections exercise runs with; absent otherwise.
+  std::optional<int> appliedConnectionSlots() const { return m_appliedSlots; }
+  /// Runs the applied exercise on the CPU and opens the replay (enabled after "Break it").
+  BreakItRun* cpuRun() const { return m_run; }
   /// What the panel reveals below the list (hint, outcome), as plain text.
   QString revealText() const;
 
@@ -53,6 +63,9 @@ public slots:
   void showHint();
   /// Undoes the applied exercise.
   void showFix();
+
+protected:
+  void showEvent(QShowEvent* event) override;
 
 private:
   void search();
@@ -66,6 +79,9 @@ private:
   /// Whether the exercises listed were found for another algorithm or lowering.
   bool isStale() const;
   bool pushEdit(const Exercise& exercise);
+  void applyConnections(const Exercise& exercise);
+  /// Arms the CPU run for what is applied now, or disarms it.
+  void updateRun();
 
   editor::Document* m_document;
   ExerciseSet m_set;
@@ -76,9 +92,14 @@ private:
   /// From the start of a search until its result is listed (the future ends a little earlier).
   bool m_searching = false;
   bool m_pushing = false;
+  /// A search was due while the tab was hidden: it starts when the tab is shown.
+  bool m_searchWhenShown = false;
+  int m_searchesStarted = 0;
   /// The command "Break it" pushed and the undo index right after it (valid while on the stack).
   const QUndoCommand* m_applied = nullptr;
   int m_appliedIndex = -1;
+  /// The shrink-connections exercise applied: the run's connection depth (the document has none).
+  std::optional<int> m_appliedSlots;
   QLabel* m_status = nullptr;
   QListWidget* m_list = nullptr;
   QLabel* m_question = nullptr;
@@ -86,6 +107,7 @@ private:
   QPushButton* m_hint = nullptr;
   QPushButton* m_fix = nullptr;
   QTextBrowser* m_reveal = nullptr;
+  BreakItRun* m_run = nullptr;
 };
 
 } // namespace cs::visualizer

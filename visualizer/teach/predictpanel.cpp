@@ -9,6 +9,7 @@
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMenu>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QVBoxLayout>
@@ -60,9 +61,16 @@ PredictPanel::PredictPanel(editor::Document* document, QWidget* parent)
   auto* rowsPage = new QWidget(scroll);
   m_rowsLayout = new QVBoxLayout(rowsPage);
   m_rowsLayout->setContentsMargins(0, 0, 0, 0);
+  m_rowsLayout->setSpacing(1);
   m_rowsLayout->addStretch(1);
   scroll->setWidget(rowsPage);
   layout->addWidget(scroll, 1);
+  // What the wrong cells hold, after the reveal: below the rows, where it has the whole width.
+  m_details = new QLabel(this);
+  m_details->setWordWrap(true);
+  m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_details->hide();
+  layout->addWidget(m_details);
 
   auto* footer = new QHBoxLayout;
   m_score = new QLabel(this);
@@ -112,6 +120,7 @@ void PredictPanel::setStep(int nextStep)
     m_heading->setText(
         tr("Step %1 runs next. What will each of these cells hold after it?").arg(nextStep));
   m_reveal->setEnabled(!m_round.cells.empty());
+  updateDetails();
   updateScore();
   emit roundChanged();
 }
@@ -136,7 +145,8 @@ void PredictPanel::addRow(const PredictCell& cell)
 {
   auto* row = new QWidget(m_rowsLayout->parentWidget());
   auto* layout = new QGridLayout(row);
-  layout->setContentsMargins(4, 2, 4, 2);
+  layout->setContentsMargins(4, 1, 4, 1);
+  layout->setVerticalSpacing(0);
   auto* name = new QLabel(cellName(cell.ref), row);
   name->setToolTip(tr("Holds now: %1").arg(QString::fromStdString(cell.before)));
   auto* choice = new QComboBox(row);
@@ -147,14 +157,13 @@ void PredictPanel::addRow(const PredictCell& cell)
   for (const std::string& option : cell.options)
     choice->addItem(QString::fromStdString(option));
   choice->setCurrentIndex(-1);
-  // The verdict goes below the choice, where the right content has the row's whole width.
+  // One line per cell, so a step's cells fit the dock without scrolling: the verdict is a mark
+  // beside the choice (the whole text in its tooltip and in the details below the rows).
   auto* verdict = new QLabel(row);
-  verdict->setWordWrap(true);
-  verdict->setTextInteractionFlags(Qt::TextSelectableByMouse);
   verdict->hide();
   layout->addWidget(name, 0, 0);
   layout->addWidget(choice, 0, 1);
-  layout->addWidget(verdict, 1, 0, 1, 2);
+  layout->addWidget(verdict, 0, 2);
   layout->setColumnStretch(1, 1);
   // Before the trailing stretch, so the rows stay packed at the top.
   m_rowsLayout->insertWidget(m_rowsLayout->count() - 1, row);
@@ -171,6 +180,42 @@ void PredictPanel::choose(int row, int option)
   if (option >= choice->count())
     return;
   choice->setCurrentIndex(std::max(option, -1));
+}
+
+int PredictPanel::rowOf(const ChunkRef& cell) const
+{
+  const int statesRow = m_states ? m_states->rowOf(cell) : -1;
+  if (statesRow < 0)
+    return -1;
+  // The round asks once per memory: an aliased row (o[k] in place) is the same question.
+  const auto& rows = m_states->rows();
+  const std::uint32_t memory = rows[static_cast<std::size_t>(statesRow)].memory;
+  for (std::size_t i = 0; i < m_round.cells.size(); ++i) {
+    if (rows[static_cast<std::size_t>(m_round.cells[i].row)].memory == memory)
+      return static_cast<int>(i);
+  }
+  return -1;
+}
+
+QMenu* PredictPanel::openPicker(const ChunkRef& cell, const QPoint& globalPos)
+{
+  const int row = rowOf(cell);
+  if (row < 0 || isRevealed())
+    return nullptr;
+  const PredictCell& asked = m_round.cells[static_cast<std::size_t>(row)];
+  auto* menu = new QMenu(this);
+  menu->setAttribute(Qt::WA_DeleteOnClose);
+  menu->addSection(tr("%1 after step %2 holds…").arg(cellName(asked.ref)).arg(m_round.step));
+  const int current = m_choices[static_cast<std::size_t>(row)]->currentIndex();
+  for (std::size_t option = 0; option < asked.options.size(); ++option) {
+    QAction* action = menu->addAction(QString::fromStdString(asked.options[option]));
+    action->setCheckable(true);
+    action->setChecked(static_cast<int>(option) == current);
+    connect(action, &QAction::triggered, this,
+            [this, row, option] { choose(row, static_cast<int>(option)); });
+  }
+  menu->popup(globalPos);
+  return menu;
 }
 
 void PredictPanel::reveal()
@@ -190,6 +235,7 @@ void PredictPanel::reveal()
   for (std::size_t i = 0; i < m_result->cells.size() && i < m_rows.size(); ++i)
     markRow(static_cast<int>(i), m_result->cells[i]);
   m_reveal->setEnabled(false);
+  updateDetails();
   updateScore();
   emit roundChanged();
 }
@@ -203,8 +249,21 @@ void PredictPanel::markRow(int row, const CellVerdict& verdict)
   rowWidget->setPalette(palette);
   rowWidget->setAutoFillBackground(true);
   m_choices[index]->setEnabled(false);
-  m_verdicts[index]->setText(verdictText(row));
+  m_verdicts[index]->setText(verdict.right ? QStringLiteral("✓") : QStringLiteral("✗"));
+  m_verdicts[index]->setToolTip(verdictText(row));
   m_verdicts[index]->show();
+}
+
+void PredictPanel::updateDetails()
+{
+  QStringList wrong;
+  for (int row = 0; m_result && row < static_cast<int>(m_result->cells.size()); ++row) {
+    if (!m_result->cells[static_cast<std::size_t>(row)].right)
+      wrong << QStringLiteral("%1: %2").arg(
+          cellName(m_round.cells[static_cast<std::size_t>(row)].ref), verdictText(row));
+  }
+  m_details->setText(wrong.join(QLatin1Char('\n')));
+  m_details->setVisible(!wrong.isEmpty());
 }
 
 QString PredictPanel::verdictText(int row) const

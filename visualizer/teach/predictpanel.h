@@ -20,6 +20,7 @@
 
 class QComboBox;
 class QLabel;
+class QMenu;
 class QPushButton;
 class QVBoxLayout;
 
@@ -46,6 +47,13 @@ public:
   /// Chooses option `option` (an index into the row's options; -1 clears) for row `row`.
   /// Ignored once the round is revealed or for a row or option out of range.
   void choose(int row, int option);
+  /// The row of the round showing `cell` (a chunk the timeline shows, or one sharing its
+  /// memory), or -1 when the round does not ask about it.
+  int rowOf(const ChunkRef& cell) const;
+  /// Opens a menu of `cell`'s options at `globalPos` (the timeline's hidden cell was clicked);
+  /// choosing one is choose() on its row. Null when the round does not ask about the cell or is
+  /// revealed. The menu deletes itself when it closes.
+  QMenu* openPicker(const ChunkRef& cell, const QPoint& globalPos);
   /// Scores the choices, marks each row and adds the round to the run-through.
   void reveal();
   bool isRevealed() const { return m_result.has_value(); }
@@ -55,7 +63,8 @@ public:
   const PredictRun& run() const { return m_run; }
   /// The score line shown ("Step 3: 5 of 7 right · this run-through: 12 of 16").
   QString scoreText() const;
-  /// What the panel shows beside row `row` after the reveal ("✓ right", "✗ right: …").
+  /// The verdict of row `row` after the reveal ("✓ right", "✗ it holds …"): the tooltip of the
+  /// row's mark, and below the rows for the wrong ones.
   QString verdictText(int row) const;
   /// The step whose results the student is predicting right now (a round with cells, not yet
   /// revealed): the timeline hides what it writes meanwhile. nullopt otherwise.
@@ -71,6 +80,8 @@ private:
   void addRow(const PredictCell& cell);
   void markRow(int row, const CellVerdict& verdict);
   void updateScore();
+  /// The details below the rows: each wrong cell with what it holds.
+  void updateDetails();
 
   editor::Document* m_document;
   std::shared_ptr<const ChunkStates> m_states;
@@ -84,6 +95,7 @@ private:
   std::vector<QComboBox*> m_choices;
   std::vector<QLabel*> m_verdicts;
   QPushButton* m_reveal = nullptr;
+  QLabel* m_details = nullptr;
   QLabel* m_score = nullptr;
 };
 

@@ -40,6 +40,15 @@ QPalette PresentationWindow::highContrastPalette(bool dark)
   palette.setColor(QPalette::HighlightedText, background);
   palette.setColor(QPalette::Link, accent);
   palette.setColor(QPalette::Mid, dark ? QColor(150, 150, 150) : QColor(100, 100, 100));
+  // setColor above fills every group, so a disabled button would look enabled: disabled text is
+  // a grey halfway to the background (still above 3:1, readable on a projector, but plainly
+  // dimmer), and disabled buttons lose their panel fill.
+  const QColor disabledText = dark ? QColor(125, 125, 125) : QColor(120, 120, 120);
+  for (const QPalette::ColorRole role :
+       {QPalette::WindowText, QPalette::Text, QPalette::ButtonText, QPalette::PlaceholderText})
+    palette.setColor(QPalette::Disabled, role, disabledText);
+  palette.setColor(QPalette::Disabled, QPalette::Button, background);
+  palette.setColor(QPalette::Disabled, QPalette::Highlight, palette.color(QPalette::Mid));
   return palette;
 }
 

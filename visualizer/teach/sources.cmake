@@ -8,4 +8,5 @@ list(APPEND cs_visualizer_area_sources
   teach/presentationwindow.h teach/presentationwindow.cpp
   teach/predictpanel.h teach/predictpanel.cpp
   teach/breakitpanel.h teach/breakitpanel.cpp
+  teach/breakitrun.h teach/breakitrun.cpp
 )

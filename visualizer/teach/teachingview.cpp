@@ -63,7 +63,11 @@ TeachingView::TeachingView(editor::Document* document, editor::TimelineView* tim
   // While a round is open on the Predict tab, the timeline hides the answers.
   connect(m_predict, &PredictPanel::roundChanged, this, &TeachingView::updateConcealment);
   connect(m_panel->tabs(), &QTabWidget::currentChanged, this, &TeachingView::updateConcealment);
-  m_panel->tabs()->addTab(new BreakItPanel(m_document, m_panel->tabs()), tr("Break it"));
+  if (timeline)
+    connect(timeline, &editor::TimelineView::concealedCellClicked, m_predict,
+            &PredictPanel::openPicker);
+  m_breakIt = new BreakItPanel(m_document, m_panel->tabs());
+  m_panel->tabs()->addTab(m_breakIt, tr("Break it"));
   layout->addWidget(splitter, 1);
 
   m_pause = new QTimer(this);
@@ -115,7 +119,12 @@ void TeachingView::setSecondTimeline(editor::TimelineView* timeline)
   m_secondFollower = nullptr;
   if (m_secondTimeline && m_secondTimeline != timeline)
     m_secondTimeline->setConcealedStep(std::nullopt);
+  if (m_secondTimeline && m_secondTimeline != timeline)
+    disconnect(m_secondTimeline, nullptr, m_predict, nullptr);
   m_secondTimeline = timeline;
+  if (timeline)
+    connect(timeline, &editor::TimelineView::concealedCellClicked, m_predict,
+            &PredictPanel::openPicker, Qt::UniqueConnection);
   updateConcealment();
   if (timeline && m_run.session)
     m_secondFollower =

@@ -24,6 +24,7 @@ class TimelineView;
 
 namespace cs::visualizer {
 
+class BreakItPanel;
 class EditorFollower;
 class PredictPanel;
 class TopologyPlaybackView;
@@ -39,6 +40,8 @@ public:
   ~TeachingView() override;
 
   TeachingPanel* panel() const { return m_panel; }
+  /// The Break it tab (the window sets where its CPU runs open their replay).
+  BreakItPanel* breakItPanel() const { return m_breakIt; }
   /// The run stepped through, or null when the algorithm cannot be simulated (panel says why).
   ReplaySession* session() const { return m_run.session.get(); }
   TopologyPlaybackView* topologyView() const { return m_topology; }
@@ -65,6 +68,7 @@ private:
   EditorFollower* m_secondFollower = nullptr;
   TeachingPanel* m_panel = nullptr;
   PredictPanel* m_predict = nullptr;
+  BreakItPanel* m_breakIt = nullptr;
   QLabel* m_topologyNote = nullptr;
   QTimer* m_pause = nullptr;
 };

@@ -72,7 +72,9 @@ void addOptions(QCommandLineParser& parser)
                       "show the Run dock (run), screenshot the Benchmark Sweep window after "
                       "a sweep of 1 KiB..4 MiB on the simulator and the CPU (sweep), "
                       "Help > About alone (about), Teach > Gallery alone (gallery), teaching "
-                      "mode (teaching) or presentation mode (presentation, presentation-dark); "
+                      "mode (teaching, or teaching-predict and teaching-break-it on those tabs) or "
+                      "presentation "
+                      "mode (presentation, presentation-dark); "
                       "screenshots show the teaching modes a few steps in."),
        QStringLiteral("NAME")},
       {QStringLiteral("sweep-sizes"),
@@ -284,6 +286,8 @@ bool parseArguments(Arguments& args)
                                QStringLiteral("about"),
                                QStringLiteral("gallery"),
                                QStringLiteral("teaching"),
+                               QStringLiteral("teaching-predict"),
+                               QStringLiteral("teaching-break-it"),
                                QStringLiteral("presentation"),
                                QStringLiteral("presentation-dark")};
   if (parser.isSet(QStringLiteral("dialog")) && !dialogs.contains(dialog)) {
@@ -306,7 +310,7 @@ bool parseArguments(Arguments& args)
   args.runDock = dialog == QLatin1String("run");
   args.sweepWindow = dialog == QLatin1String("sweep");
   args.aboutBox = dialog == QLatin1String("about");
-  if (dialog == QLatin1String("gallery") || dialog == QLatin1String("teaching") ||
+  if (dialog == QLatin1String("gallery") || dialog.startsWith(QLatin1String("teaching")) ||
       dialog.startsWith(QLatin1String("presentation")))
     args.teachDialog = dialog;
   args.problemSet = parser.isSet(QStringLiteral("activate-problem"));

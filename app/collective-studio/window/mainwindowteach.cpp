@@ -6,6 +6,8 @@
 #include "document/document.h"
 #include "gallerydialog.h"
 #include "newdocuments.h"
+#include "session/replaysession.h"
+#include "teach/breakitpanel.h"
 #include "teach/presentationwindow.h"
 #include "teach/teachingview.h"
 
@@ -87,6 +89,11 @@ void MainWindow::setTeachingMode(bool on)
     });
   }
   m_teachingView = new visualizer::TeachingView(m_document, m_timelineView, m_programView);
+  // Break it's CPU runs open as Replay › Open Trace opens a run: following the editor's views.
+  m_teachingView->breakItPanel()->cpuRun()->setReplayOpener(
+      [this](std::unique_ptr<visualizer::ReplaySession> session, const QString& title) {
+        showReplayWindow(std::move(session), title);
+      });
   m_teachingDock->setWidget(m_teachingView);
   m_teachingDock->show();
   m_teachingDock->raise();

@@ -68,6 +68,23 @@ void TestPresentation::palettesAreHighContrast()
                                             .arg(ratio)));
     }
     QCOMPARE(palette.color(QPalette::Window).lightness() < 128, dark);
+    // A disabled control must look disabled: its text plainly dimmer than enabled text, yet
+    // still readable on the background.
+    for (const auto& [text, background] : pairs) {
+      if (text == QPalette::HighlightedText || text == QPalette::Highlight)
+        continue;
+      const QColor active = palette.color(QPalette::Active, text);
+      const QColor disabled = palette.color(QPalette::Disabled, text);
+      const double apart = contrast(active, disabled);
+      const double readable = contrast(disabled, palette.color(QPalette::Disabled, background));
+      QVERIFY2(apart >= 2.0 && readable >= 3.0,
+               qPrintable(QString("%1 palette, role %2: disabled %3 is %4:1 from active %5 and "
+                                  "%6:1 on its background")
+                              .arg(dark ? "dark" : "light")
+                              .arg(text)
+                              .arg(disabled.name(), QString::number(apart), active.name(),
+                                   QString::number(readable))));
+    }
   }
 }
 

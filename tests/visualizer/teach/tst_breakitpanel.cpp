@@ -68,6 +68,7 @@ private slots:
   void removeTransferAppliesAndTheFixUndoesIt();
   void programLevelExerciseAppliesToTheProgram();
   void teachingViewHasTheTab();
+  void searchesOnlyWhileTheTabIsShown();
 };
 
 void TestBreakItPanel::removeTransferAppliesAndTheFixUndoesIt()
@@ -75,6 +76,7 @@ void TestBreakItPanel::removeTransferAppliesAndTheFixUndoesIt()
   Document document;
   openAlgorithm(document, "ring-allreduce", 4);
   BreakItPanel panel(&document);
+  panel.show(); // a hidden panel does not search
   QVERIFY(panel.isSearching());
   QTRY_VERIFY_WITH_TIMEOUT(!panel.isSearching(), kSearchTimeoutMs);
   const ExerciseSet& set = panel.exercises();
@@ -126,6 +128,7 @@ void TestBreakItPanel::programLevelExerciseAppliesToTheProgram()
   Document document;
   openAlgorithm(document, "halving-doubling-allreduce", 8);
   BreakItPanel panel(&document);
+  panel.show(); // a hidden panel does not search
   QTRY_VERIFY_WITH_TIMEOUT(!panel.isSearching(), kSearchTimeoutMs);
   // Swapped sends or a dropped dependency: the edits that exist only in the Program.
   const int programLevel = firstProgramLevel(panel.exercises());
@@ -172,6 +175,45 @@ void TestBreakItPanel::teachingViewHasTheTab()
       panel = qobject_cast<BreakItPanel*>(tabs->widget(i));
   }
   QVERIFY(panel);
+  view.show();
+  tabs->setCurrentWidget(panel);
+  QTRY_VERIFY_WITH_TIMEOUT(!panel->isSearching(), kSearchTimeoutMs);
+  QCOMPARE(panel->exercises().schedule, document.schedule());
+}
+
+void TestBreakItPanel::searchesOnlyWhileTheTabIsShown()
+{
+  Document document;
+  openAlgorithm(document, "ring-allreduce", 4);
+  TeachingView view(&document, nullptr, nullptr);
+  view.show();
+  QTabWidget* tabs = view.panel()->tabs();
+  auto* panel = view.findChild<BreakItPanel*>();
+  QVERIFY(panel);
+  QVERIFY(tabs->currentWidget() != panel);
+  QCoreApplication::processEvents();
+  QCOMPARE(panel->searchesStarted(), 0); // hidden from the start
+
+  openAlgorithm(document, "ring-allgather", 4); // an algorithm change while hidden
+  QCoreApplication::processEvents();
+  QCOMPARE(panel->searchesStarted(), 0);
+
+  tabs->setCurrentWidget(panel); // shown with a stale list: one search
+  QCOMPARE(panel->searchesStarted(), 1);
+  QTRY_VERIFY_WITH_TIMEOUT(!panel->isSearching(), kSearchTimeoutMs);
+  QCOMPARE(panel->exercises().schedule, document.schedule());
+
+  tabs->setCurrentIndex(0);
+  tabs->setCurrentWidget(panel); // shown again, nothing changed: no search
+  QCOMPARE(panel->searchesStarted(), 1);
+
+  tabs->setCurrentIndex(0);
+  openAlgorithm(document, "ring-allreduce", 4);
+  openAlgorithm(document, "ring-allgather", 8); // two changes while hidden
+  QCoreApplication::processEvents();
+  QCOMPARE(panel->searchesStarted(), 1);
+  tabs->setCurrentWidget(panel); // one search, for the algorithm shown now
+  QCOMPARE(panel->searchesStarted(), 2);
   QTRY_VERIFY_WITH_TIMEOUT(!panel->isSearching(), kSearchTimeoutMs);
   QCOMPARE(panel->exercises().schedule, document.schedule());
 }

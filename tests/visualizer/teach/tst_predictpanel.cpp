@@ -12,6 +12,7 @@
 #include "catalogue/catalogue.h"
 
 #include <QComboBox>
+#include <QLabel>
 #include <QTabWidget>
 #include <QTest>
 
@@ -170,6 +171,12 @@ void TestPredictPanel::wrongChoiceShowsTheRightContent()
   QCOMPARE(panel.verdictText(0),
            QString("✗ it holds %1").arg(QString::fromStdString(wrongCell.answer)));
   QCOMPARE(panel.verdictText(1), QString("✓ right"));
+  // The wrong cell's right content is spelled out below the rows, once.
+  const QList<QLabel*> labels = panel.findChildren<QLabel*>();
+  QCOMPARE(std::ranges::count_if(
+               labels,
+               [&](const QLabel* label) { return label->text().contains(panel.verdictText(0)); }),
+           1);
 
   // Each row's background says its verdict, and the text stays readable on it.
   const QList<QComboBox*> boxes = choiceBoxes(panel);
