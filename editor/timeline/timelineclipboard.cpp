@@ -95,7 +95,7 @@ bool TimelineView::copySelection()
 {
   const std::vector<Transfer> selected = selectedTransfers();
   if (selected.empty()) {
-    emit statusMessage(tr("Nothing to copy: select transfers first"));
+    emit statusMessage(tr("No transfers are selected: select some first"));
     return false;
   }
   const Schedule& schedule = *m_document->shownSchedule();
@@ -108,13 +108,8 @@ bool TimelineView::copySelection()
 bool TimelineView::cutSelection()
 {
   const std::vector<Transfer> selected = selectedTransfers();
-  if (selected.empty()) {
-    emit statusMessage(tr("Nothing to cut: select transfers first"));
+  if (!copySelection())
     return false;
-  }
-  const Schedule& schedule = *m_document->shownSchedule();
-  QGuiApplication::clipboard()->setMimeData(
-      transfersToMimeData(groupOf(schedule, selected), schedule));
   std::vector<int> ids;
   for (const Transfer& t : selected)
     ids.push_back(t.id);
@@ -130,8 +125,13 @@ PasteAnchor TimelineView::pasteTarget() const
 {
   const std::optional<Schedule>& schedule = m_document->shownSchedule();
   const int lastStep = schedule ? schedule->stepCount() : 0;
-  if (m_pointerCell)
-    return {std::min(m_pointerCell->second, lastStep), m_pointerCell->first};
+  // Hit-tested now rather than when the mouse moved: the view may have scrolled since.
+  const Hit hit = m_pointer ? hitTest(*m_pointer) : Hit();
+  if (hit.area == Hit::Area::Grid && hit.visualRow >= 0 && hit.column >= 0) {
+    const TimelineLayout::Row& row =
+        m_model.layout().rows()[static_cast<std::size_t>(hit.visualRow)];
+    return {std::min(hit.column, lastStep), row.rank};
+  }
   const auto [slot, column] = cursor();
   return {std::min(column, lastStep), slot.rank};
 }
@@ -201,16 +201,6 @@ bool TimelineView::applyPlacement(const TransferGroup& group, PasteAnchor at, co
     message += tr(" (%1 already there)").arg(placement.existing.size());
   emit statusMessage(message);
   return added > 0;
-}
-
-void TimelineView::trackPointer(const QPoint& pos)
-{
-  const Hit hit = hitTest(pos);
-  m_pointerCell.reset();
-  if (hit.area != Hit::Area::Grid || hit.visualRow < 0 || hit.column < 0)
-    return;
-  const TimelineLayout::Row& row = m_model.layout().rows()[static_cast<std::size_t>(hit.visualRow)];
-  m_pointerCell = std::pair(row.rank, hit.column);
 }
 
 } // namespace cs::editor

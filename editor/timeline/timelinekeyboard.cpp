@@ -20,7 +20,7 @@ void TimelineView::moveCursor(int rows, int columns)
   if (layout.rows().empty())
     return;
   m_cursorShown = true;
-  m_pointerCell.reset(); // a paste now goes to the cursor, not where the mouse rests
+  m_pointer.reset(); // a paste now goes to the cursor, not where the mouse rests
   const int visual = std::clamp(layout.visualRowOf(m_cursorRow) + rows, 0,
                                 static_cast<int>(layout.rows().size()) - 1);
   m_cursorRow = layout.rows()[static_cast<std::size_t>(visual)].firstRow;
@@ -128,7 +128,7 @@ bool TimelineView::viewportEvent(QEvent* event)
     return true;
   if (event->type() == QEvent::Leave) {
     setHover(-1);
-    m_pointerCell.reset();
+    m_pointer.reset();
   }
   return QAbstractScrollArea::viewportEvent(event);
 }

@@ -208,7 +208,7 @@ void TimelineView::showCell(const CellRef& cell)
   m_cursorRow = row;
   m_cursorColumn = cell.column;
   m_cursorShown = true;
-  m_pointerCell.reset();
+  m_pointer.reset();
   cellRect(cell.slot, cell.column); // scrolls it into view
 }
 

@@ -208,8 +208,6 @@ private:
   void createClipboardActions();
   std::vector<Transfer> selectedTransfers() const;
   bool applyPlacement(const TransferGroup& group, PasteAnchor at, const QString& verb);
-  /// Remembers the cell under the mouse for paste(); anything else forgets it.
-  void trackPointer(const QPoint& pos);
 
   Document* m_document;
   TimelineModel m_model;
@@ -239,8 +237,8 @@ private:
   int m_cursorRow = 0; ///< keyboard cursor: ChunkStates row and column
   int m_cursorColumn = 0;
   bool m_cursorShown = false;
-  /// (rank, column) under the mouse while it moved last (paste goes there), else nullopt.
-  std::optional<std::pair<int, int>> m_pointerCell;
+  /// The mouse's viewport position while it moved after the keyboard cursor, else nullopt.
+  std::optional<QPoint> m_pointer;
   bool m_selecting = false; ///< this view is changing the selection (no auto-scroll)
   mutable LabelCache m_labels;
   PlaybackMarks m_marks;

@@ -1,9 +1,10 @@
 // Copy, cut, paste and duplicate on the timeline (issue 17, item 6), on the catalogue's 4-rank
 // ring: two copied transfers pasted at a step and rank offset are exactly those transfers shifted
 // (the expectation computed here from the source transfers and the offset); each edit is one undo
-// step that restores the Schedule exactly; cut then paste moves; foreign clipboard text, damaged
-// clipboard data and a paste onto chunks the target lacks change nothing and say why; the paste
-// lands where the keyboard cursor or the mouse is; the operation toggles no longer read "Copy".
+// step that restores the Schedule exactly; cut then paste moves; a paste onto the transfers
+// themselves adds no second copy; foreign clipboard text, damaged clipboard data and a paste onto
+// chunks the target lacks change nothing and say why; the paste lands where the keyboard cursor
+// or the mouse is; the operation toggles no longer read "Copy".
 
 #include "timeline/timelineview.h"
 #include "timeline/transferclipboard.h"
@@ -11,6 +12,8 @@
 #include "document/document.h"
 
 #include "catalogue/catalogue.h"
+#include "support/timelinefixture.h"
+#include "support/transferkeys.h"
 
 #include <QAction>
 #include <QClipboard>
@@ -21,27 +24,15 @@
 
 #include <algorithm>
 #include <set>
-#include <tuple>
 
 using namespace cs;
 using namespace cs::editor;
 
 namespace {
 
-using Key = std::tuple<int, ChunkRef, ChunkRef, int, TransferOp>;
-
-Key keyOf(const Transfer& t)
-{
-  return {t.step, t.src, t.dst, t.count, t.op};
-}
-
-std::set<Key> keys(const std::vector<Transfer>& transfers)
-{
-  std::set<Key> set;
-  for (const Transfer& t : transfers)
-    set.insert(keyOf(t));
-  return set;
-}
+using Key = test::TransferKey;
+using test::keyOf;
+using test::keys;
 
 DocumentState ringState(int chunksPerRank = 0)
 {
@@ -94,16 +85,11 @@ std::set<int> idsOf(const std::vector<Transfer>& transfers)
   return ids;
 }
 
-class Fixture
+/// The timeline on its document, with the selection set and read as a rubber band would.
+class Fixture : public test::TimelineFixture
 {
 public:
-  explicit Fixture(DocumentState state) : view(&document)
-  {
-    document.reset(std::move(state), {});
-    view.resize(1400, 900);
-    view.show();
-  }
-  /// Selects `transfers` as a rubber band would.
+  using TimelineFixture::TimelineFixture;
   void select(const std::vector<Transfer>& transfers)
   {
     Selection selection;
@@ -117,8 +103,6 @@ public:
       transfers.push_back(*document.schedule().transfer(id));
     return transfers;
   }
-  Document document;
-  TimelineView view;
 };
 
 QAction* actionNamed(const QList<QAction*>& actions, const QString& text)
@@ -140,6 +124,7 @@ private slots:
   void pasteAddsTheCopiedTransfersShifted();
   void duplicatePlacesACopyAfterTheLastStep();
   void cutThenPasteMoves();
+  void pasteOntoItselfAddsNothing();
   void foreignClipboardTextChangesNothing();
   void damagedClipboardDataChangesNothing();
   void pasteOntoMissingChunksIsRefused();
@@ -245,6 +230,24 @@ void TestTimelineClipboard::cutThenPasteMoves()
   f.document.undoStack()->undo();
   f.document.undoStack()->undo();
   QCOMPARE(f.document.schedule(), before);
+}
+
+void TestTimelineClipboard::pasteOntoItselfAddsNothing()
+{
+  Fixture f(ringState());
+  const Schedule before = f.document.schedule();
+  const std::vector<Transfer> source = rankZeroFirstTwo(before);
+  f.select(source);
+  QVERIFY(f.view.copySelection());
+  f.select({});
+  QSignalSpy messages(&f.view, &TimelineView::statusMessage);
+  QVERIFY(!f.view.pasteAt(anchorOf(source)));
+  QCOMPARE(f.document.schedule(), before);
+  QCOMPARE(f.document.undoStack()->count(), 0);
+  // What is already there is selected, as if it had been pasted.
+  QCOMPARE(f.document.selection().transfers, idsOf(source));
+  QVERIFY2(messages.back().front().toString().endsWith(QStringLiteral("(2 already there)")),
+           qPrintable(messages.back().front().toString()));
 }
 
 void TestTimelineClipboard::foreignClipboardTextChangesNothing()
