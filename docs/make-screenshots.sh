@@ -36,6 +36,9 @@ shot "$out/guide-topology.png" --view topology
 # that check them save what they checked.
 CSTUDIO_GUIDE_SHOTS="$PWD/$out" "$build/tests/tst_newdocument" guideExampleHasOneRowPerInputChunk >/dev/null
 CSTUDIO_GUIDE_SHOTS="$PWD/$out" "$build/tests/tst_inspectorfollows" linkEditorFitsTheDock >/dev/null
+# Rank 0's arrows copied and pasted on rank 2 through the Edit menu's actions.
+CSTUDIO_GUIDE_SHOTS="$PWD/$out" "$build/tests/tst_windowclipboard" guidePasteOfRankZeroOnRankTwo \
+  >/dev/null
 
 # 2. Fixing a deadlock: every rank receives before it sends (its first two instructions swapped).
 # The same edit makes the installed example (packaging/examples.cmake).

@@ -56,6 +56,7 @@ void TimelineView::createActions()
 {
   createToolActions();
   createEditActions();
+  createClipboardActions();
   const QList<QAction*> view = createViewActions();
   m_toolActions = {m_drawTool,      m_selectTool, separator(this), m_copyMode,  m_reduceMode,
                    separator(this), m_replicate,  m_delete,        m_selectAll, separator(this)};
@@ -76,13 +77,14 @@ void TimelineView::createToolActions()
   connect(m_drawTool, &QAction::triggered, this, [this] { setTool(Tool::Draw); });
   connect(m_selectTool, &QAction::triggered, this, [this] { setTool(Tool::Select); });
 
-  m_copyMode = makeAction(this, TimelineIcon::Copy, tr("Copy"),
-                          tr("New transfers copy: dst = src (hold Shift when dropping for reduce) "
-                             "(C)"),
+  // "Operation" says these set what a drawn transfer does; Copy alone reads like the clipboard.
+  m_copyMode = makeAction(this, TimelineIcon::Copy, tr("Copy Operation"),
+                          tr("Copy operation for new transfers: dst = src (hold Shift when "
+                             "dropping for reduce) (C)"),
                           QKeySequence(Qt::Key_C));
-  m_reduceMode = makeAction(this, TimelineIcon::Reduce, tr("Reduce"),
-                            tr("New transfers reduce: dst = dst ⊕ src (hold Shift when dropping "
-                               "for copy) (R)"),
+  m_reduceMode = makeAction(this, TimelineIcon::Reduce, tr("Reduce Operation"),
+                            tr("Reduce operation for new transfers: dst = dst ⊕ src (hold Shift "
+                               "when dropping for copy) (R)"),
                             QKeySequence(Qt::Key_R));
   makeExclusive(this, {m_copyMode, m_reduceMode});
   connect(m_copyMode, &QAction::triggered, this, [this] { setOperation(TransferOp::Copy); });

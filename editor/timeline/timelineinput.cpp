@@ -120,6 +120,7 @@ void TimelineView::mousePressEvent(QMouseEvent* event)
 void TimelineView::mouseMoveEvent(QMouseEvent* event)
 {
   const QPoint pos = event->position().toPoint();
+  m_pointer = pos; // where paste() goes (timelineclipboard.cpp)
   const bool farEnough = (pos - m_pressPos).manhattanLength() >= QApplication::startDragDistance();
   switch (m_gesture) {
   case Gesture::None:

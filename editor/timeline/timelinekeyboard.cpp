@@ -20,6 +20,7 @@ void TimelineView::moveCursor(int rows, int columns)
   if (layout.rows().empty())
     return;
   m_cursorShown = true;
+  m_pointer.reset(); // a paste now goes to the cursor, not where the mouse rests
   const int visual = std::clamp(layout.visualRowOf(m_cursorRow) + rows, 0,
                                 static_cast<int>(layout.rows().size()) - 1);
   m_cursorRow = layout.rows()[static_cast<std::size_t>(visual)].firstRow;
@@ -125,8 +126,10 @@ bool TimelineView::viewportEvent(QEvent* event)
 {
   if (showViewportToolTip(event, viewport(), [this](const QPoint& at) { return toolTipAt(at); }))
     return true;
-  if (event->type() == QEvent::Leave)
+  if (event->type() == QEvent::Leave) {
     setHover(-1);
+    m_pointer.reset();
+  }
   return QAbstractScrollArea::viewportEvent(event);
 }
 

@@ -208,6 +208,7 @@ void TimelineView::showCell(const CellRef& cell)
   m_cursorRow = row;
   m_cursorColumn = cell.column;
   m_cursorShown = true;
+  m_pointer.reset();
   cellRect(cell.slot, cell.column); // scrolls it into view
 }
 

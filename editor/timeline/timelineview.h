@@ -12,14 +12,18 @@
 //   drag on empty space or the header   rubber band (the Select tool makes every drag one)
 //   click a cell                        selects the transfers that wrote it
 //   Delete, Backspace                   deletes the selection; Ctrl+wheel zooms
+//   Ctrl+C, Ctrl+X, Ctrl+V, Ctrl+D      copy, cut, paste (at the cell under the mouse, or the
+//                                       keyboard cursor's when it moved last), duplicate
 // Every edit is one of the document's commands; the view keeps no copy of the truth and rebuilds
 // its TimelineModel on analysisChanged. Paints only the visible cells and arrows
 // (timelinepainter.h). Where to start: timelineinput.cpp (mouse gestures), timelinekeyboard.cpp
-// (keys, wheel, tooltips), timelineedits.cpp (actions and the commands they push).
+// (keys, wheel, tooltips), timelineedits.cpp (actions and the commands they push),
+// timelineclipboard.cpp (copy, cut, paste, duplicate).
 
 #include "timelinemodel.h"
 #include "timelinepainter.h"
 #include "timelineplayback.h"
+#include "transfergroup.h"
 
 #include "document/playbackmarks.h"
 #include "document/selection.h"
@@ -88,6 +92,28 @@ public:
   /// Selects every transfer of the shown Schedule.
   void selectAll();
 
+  // The clipboard (timelineclipboard.cpp; transfergroup.h says where a paste lands). Each edit
+  // is one undo step, reports what it did or why it did nothing in statusMessage(), and leaves
+  // the pasted transfers selected.
+
+  /// Cut, Copy, Paste and Duplicate: added to this view (their shortcuts work while it has the
+  /// focus) but not to toolActions(); the window lists them in its Edit menu.
+  QList<QAction*> clipboardActions() const { return m_clipboardActions; }
+  /// Puts the selected transfers on the clipboard (transferclipboard.h); false when none.
+  bool copySelection();
+  /// Copies the selection, then deletes it.
+  bool cutSelection();
+  /// Pastes the clipboard's transfers with their first transfer at `at`; refuses (false, nothing
+  /// changed) when the clipboard holds no transfers or a chunk they need does not exist.
+  bool pasteAt(PasteAnchor at);
+  /// Where paste() pastes: the cell under the mouse, or the keyboard cursor's cell when that
+  /// moved last. A cell in column c starts step c (at most one past the last step).
+  PasteAnchor pasteTarget() const;
+  /// pasteAt(pasteTarget()).
+  bool paste();
+  /// Places a copy of the selection on the same ranks right after its last step.
+  bool duplicateSelection();
+
   // View state (not part of the document or its undo history).
 
   /// 1.0 is 100%; clamped to TimelineLayout::kMinZoom .. kMaxZoom.
@@ -122,6 +148,9 @@ signals:
   /// A click on a cell hidden by setConcealedStep: `cell` is the chunk its row shows and
   /// `globalPos` where to open a picker for it (the visualizer's Predict tab listens).
   void concealedCellClicked(const cs::ChunkRef& cell, const QPoint& globalPos);
+
+  /// A sentence for the status bar: what a clipboard edit did, or why it did nothing.
+  void statusMessage(const QString& message);
 
 protected:
   void paintEvent(QPaintEvent* event) override;
@@ -186,6 +215,9 @@ private:
   void openReplicateDialog();
   void zoomBy(double factor, const QPoint& anchor);
   TransferOp effectiveOperation(Qt::KeyboardModifiers modifiers) const;
+  void createClipboardActions();
+  std::vector<Transfer> selectedTransfers() const;
+  bool applyPlacement(const TransferGroup& group, PasteAnchor at, const QString& verb);
 
   Document* m_document;
   TimelineModel m_model;
@@ -199,6 +231,7 @@ private:
   QAction* m_replicate = nullptr;
   QAction* m_delete = nullptr;
   QAction* m_selectAll = nullptr;
+  QList<QAction*> m_clipboardActions;
   TransferOp m_operation = TransferOp::Copy;
   Tool m_tool = Tool::Draw;
 
@@ -214,6 +247,8 @@ private:
   int m_cursorRow = 0; ///< keyboard cursor: ChunkStates row and column
   int m_cursorColumn = 0;
   bool m_cursorShown = false;
+  /// The mouse's viewport position while it moved after the keyboard cursor, else nullopt.
+  std::optional<QPoint> m_pointer;
   bool m_selecting = false; ///< this view is changing the selection (no auto-scroll)
   mutable LabelCache m_labels;
   PlaybackMarks m_marks;

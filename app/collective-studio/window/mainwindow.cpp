@@ -56,6 +56,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
   createActions();
   createMenus();
   createToolBars();
+  connectClipboard();
 
   connect(m_document, &Document::changed, this, [this] {
     updateTitle();

@@ -14,8 +14,8 @@
 // mainwindowactions.cpp (actions, menus, toolbars), mainwindowfiles.cpp (New, Open, Save, Export,
 // recent files, recovery), mainwindowreplay.cpp and mainwindowreplayopen.cpp (the Replay menu,
 // stored runs, dropped files), mainwindowhelp.cpp (About, the diagnostics reference),
-// mainwindowteach.cpp (the Teach menu: gallery and teaching mode). Start there when adding a
-// command.
+// mainwindowteach.cpp (the Teach menu: gallery and teaching mode), mainwindowclipboard.cpp (the
+// timeline's Cut, Copy, Paste, Duplicate in the Edit menu). Start there when adding a command.
 
 #include "model/dialect.h"
 
@@ -272,6 +272,12 @@ private:
   /// Adds the Teach menu (Gallery…).
   void addTeachMenu();
   void showGalleryFromMenu();
+
+  // mainwindowclipboard.cpp
+  /// Shows the timeline's clipboard messages in the status bar.
+  void connectClipboard();
+  /// `view`'s Cut, Copy, Paste and Duplicate, listed in the Edit menu while it is current.
+  QList<QAction*> clipboardActions(View view) const;
 
   // mainwindowanimation.cpp
   /// File › Export Animation…: the dialog, then exportAnimationTo.

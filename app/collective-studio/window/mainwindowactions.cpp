@@ -319,6 +319,7 @@ void MainWindow::updateViewActions()
   m_editMenu->addAction(a.undo);
   m_editMenu->addAction(a.redo);
   m_editMenu->addSeparator();
+  m_editMenu->addActions(clipboardActions(view)); // mainwindowclipboard.cpp
   m_editMenu->addAction(deleteAction ? deleteAction : a.deletePlaceholder);
   m_editMenu->addAction(selectAllAction ? selectAllAction : a.selectAllPlaceholder);
 }

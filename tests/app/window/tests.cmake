@@ -43,3 +43,5 @@ if(TARGET cs_examples)
     CSTUDIO_EXAMPLES_DIR="${PROJECT_BINARY_DIR}/packaging/examples")
   add_dependencies(tst_guidechapters cs_examples)
 endif()
+# Cut, Copy, Paste and Duplicate of transfers in the Edit menu, between windows, in the status bar.
+cstudio_add_test(tst_windowclipboard SOURCES app/window/tst_windowclipboard.cpp LIBS cs::app)

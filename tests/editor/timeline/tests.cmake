@@ -4,3 +4,6 @@ cstudio_add_test(tst_replicate SOURCES editor/timeline/tst_replicate.cpp LIBS cs
 cstudio_add_test(tst_timeline SOURCES editor/timeline/tst_timeline.cpp LIBS cs::editor)
 cstudio_add_test(tst_timelineconceal SOURCES editor/timeline/tst_timelineconceal.cpp
   LIBS cs::editor)
+# Copy, cut, paste and duplicate transfers (issue 17, item 6).
+cstudio_add_test(tst_timelineclipboard SOURCES editor/timeline/tst_timelineclipboard.cpp
+  LIBS cs::editor)

@@ -5,6 +5,7 @@
 #include "timeline/replicate.h"
 
 #include "catalogue/catalogue.h"
+#include "support/transferkeys.h"
 
 #include <QTest>
 
@@ -16,20 +17,7 @@ using namespace cs::editor;
 
 namespace {
 
-using Key = std::tuple<int, ChunkRef, ChunkRef, int, TransferOp>;
-
-Key keyOf(const Transfer& t)
-{
-  return {t.step, t.src, t.dst, t.count, t.op};
-}
-
-std::set<Key> keys(const std::vector<Transfer>& transfers)
-{
-  std::set<Key> set;
-  for (const Transfer& t : transfers)
-    set.insert(keyOf(t));
-  return set;
-}
+using test::keys;
 
 Schedule ring(int ranks)
 {

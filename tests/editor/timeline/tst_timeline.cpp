@@ -13,6 +13,8 @@
 #include "catalogue/ringallreduce.h"
 #include "check/checker.h"
 #include "support/corpus.h"
+#include "support/timelinefixture.h"
+#include "support/transferkeys.h"
 
 #include <QApplication>
 #include <QFileInfo>
@@ -28,15 +30,7 @@ using namespace cs::editor;
 
 namespace {
 
-using Key = std::tuple<int, ChunkRef, ChunkRef, int, TransferOp>;
-
-std::set<Key> keys(const std::vector<Transfer>& transfers)
-{
-  std::set<Key> set;
-  for (const Transfer& t : transfers)
-    set.insert({t.step, t.src, t.dst, t.count, t.op});
-  return set;
-}
+using test::keys;
 
 ChunkRef in(int rank, int index)
 {
@@ -100,18 +94,7 @@ QString describe(const Analysis& analysis)
   return lines.join('\n');
 }
 
-class Fixture
-{
-public:
-  explicit Fixture(DocumentState state) : view(&document)
-  {
-    document.reset(std::move(state), {});
-    view.resize(1400, 900);
-    view.show();
-  }
-  Document document;
-  TimelineView view;
-};
+using Fixture = test::TimelineFixture;
 
 } // namespace
 
