@@ -164,7 +164,7 @@ std::optional<SimOptions> simulationOptions(const SimulateOptions& options, cons
   if (options.efficiency)
     protocol.efficiency = *options.efficiency;
   if (options.protoLatency)
-    protocol.latencyUs = *options.protoLatency;
+    protocol.setUniformLatency(*options.protoLatency);
   if (options.slice) {
     const std::optional<std::int64_t> slice = parseByteSize(*options.slice); // 0: one per chunk
     if (!slice) {
@@ -212,6 +212,8 @@ int reportSimulation(const SimulateOptions& options, const Program& program,
     object["protocol"] = {{"name", std::string(protocolName(program.proto))},
                           {"efficiency", result.protocol.efficiency},
                           {"latency_us", result.protocol.latencyUs},
+                          {"pcie_latency_us", result.protocol.hopLatencyUs(HopClass::Pcie)},
+                          {"network_latency_us", result.protocol.hopLatencyUs(HopClass::Network)},
                           {"slice_bytes", result.protocol.sliceBytes}};
     std::cout << jsonText(object, 2) << '\n';
   } else {
@@ -220,7 +222,9 @@ int reportSimulation(const SimulateOptions& options, const Program& program,
       std::cout << options.file << " on " << topology.name << " (" << program.ngpus << " ranks), "
                 << formatByteSize(sim.bytes) << ", " << protocolName(program.proto)
                 << ": efficiency " << result.protocol.efficiency << ", +"
-                << result.protocol.latencyUs << " us per message, " << result.slices
+                << result.protocol.latencyUs << " us per message (pcie +"
+                << result.protocol.hopLatencyUs(HopClass::Pcie) << ", network +"
+                << result.protocol.hopLatencyUs(HopClass::Network) << "), " << result.slices
                 << (result.slices == 1 ? " slice\n" : " slices\n");
       printResult(result, topology, options.top);
     }
@@ -290,7 +294,9 @@ Runner addSimulateCommand(CLI::App& app)
       ->add_option("--efficiency", options->efficiency,
                    "Protocol efficiency: payload fraction of link bandwidth (0, 1]")
       ->check(CLI::Range(1e-6, 1.0));
-  command->add_option("--proto-latency", options->protoLatency, "Protocol latency per message, µs")
+  command
+      ->add_option("--proto-latency", options->protoLatency,
+                   "Protocol latency per message over every link type, µs")
       ->check(CLI::NonNegativeNumber);
   command->add_option("--slice", options->slice,
                       "Slice size per chunk and loop iteration (0: one slice per chunk)");

@@ -108,7 +108,8 @@ public:
         const ConnectionInfo& info = m_index.connections[m_pieces[piece].connection];
         // The protocol's fixed cost per hop overlaps the piece's own streaming (simulator.h).
         const double arrival =
-            std::max(m_now, m_pieces[piece].started + m_protocol.latencyUs) + info.latencyUs;
+            std::max(m_now, m_pieces[piece].started + m_protocol.hopLatencyUs(info.hopClass)) +
+            info.latencyUs;
         m_timers.push({arrival, m_sequence++, 0, piece});
         pieceLeft(piece);
       } else {
@@ -487,7 +488,9 @@ SimResult simulateProgram(const Program& program, const Topology& topology,
   if (program.nchunksperloop <= 0)
     diagnostics.error("sim.invalid-program", "nchunksperloop must be positive");
   if (!(protocol.efficiency > 0 && protocol.efficiency <= 1) || !(protocol.latencyUs >= 0) ||
-      protocol.sliceBytes < 0 || !(options.localGBps > 0))
+      !(protocol.hopLatencyUs(HopClass::Pcie) >= 0) ||
+      !(protocol.hopLatencyUs(HopClass::Network) >= 0) || protocol.sliceBytes < 0 ||
+      !(options.localGBps > 0))
     diagnostics.error("sim.bad-parameters",
                       "protocol efficiency must be in (0, 1], latency and slice size not "
                       "negative, local bandwidth positive");
