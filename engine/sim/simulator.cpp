@@ -247,8 +247,11 @@ void Engine::advance(int t)
     }
     if (step.type == OpType::Copy || step.type == OpType::Reduce) {
       const double bytes = std::max(0, step.cnt) * sliceBytes(state.slice);
+      const double gbps = step.type == OpType::Reduce
+                              ? m_options.localReduceGBps.value_or(m_options.localGBps)
+                              : m_options.localGBps;
       state.busy = true;
-      m_timers.push({m_now + bytes / (m_options.localGBps * 1e3), m_sequence++, 1, t});
+      m_timers.push({m_now + bytes / (gbps * 1e3), m_sequence++, 1, t});
       return;
     }
     finishStep(t);
@@ -490,7 +493,7 @@ SimResult simulateProgram(const Program& program, const Topology& topology,
   if (!(protocol.efficiency > 0 && protocol.efficiency <= 1) || !(protocol.latencyUs >= 0) ||
       !(protocol.hopLatencyUs(HopClass::Pcie) >= 0) ||
       !(protocol.hopLatencyUs(HopClass::Network) >= 0) || protocol.sliceBytes < 0 ||
-      !(options.localGBps > 0))
+      !(options.localGBps > 0) || !(options.localReduceGBps.value_or(1) > 0))
     diagnostics.error("sim.bad-parameters",
                       "protocol efficiency must be in (0, 1], latency and slice size not "
                       "negative, local bandwidth positive");
