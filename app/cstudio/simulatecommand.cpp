@@ -1,3 +1,4 @@
+#include "calibrationinput.h"
 #include "commands.h"
 #include "output.h"
 #include "programinput.h"
@@ -36,6 +37,8 @@ struct SimulateOptions {
   int top = 5;
   std::string traceFile;
   LoweringChoice lowering; ///< when FILE is a design document
+  std::string calibration; ///< NAME in the library or FILE (engine/sim/calibration.h)
+  std::string library;     ///< library file to look NAME up in
   bool json = false;
   bool bench = false;
 };
@@ -232,6 +235,23 @@ int reportSimulation(const SimulateOptions& options, const Program& program,
   return result.ok ? Ok : Problems;
 }
 
+/// Applies --calibration to the topology and options; false after printing why not.
+bool applyCalibrationOption(const SimulateOptions& options, Topology& topology, SimOptions& sim,
+                            Protocol protocol)
+{
+  const std::optional<Calibration> calibration =
+      loadCalibration(options.calibration, options.library, "cstudio simulate");
+  if (!calibration)
+    return false;
+  if (const std::optional<std::string> error =
+          applyCalibration(*calibration, topology, sim, protocol)) {
+    std::cerr << "cstudio simulate: --calibration " << options.calibration << ": " << *error
+              << '\n';
+    return false;
+  }
+  return true;
+}
+
 int runSimulate(const SimulateOptions& options)
 {
   if (options.bench)
@@ -245,12 +265,13 @@ int runSimulate(const SimulateOptions& options)
       readProgramInput(options.file, DialectId::Executor, options.lowering, "simulating");
   if (!input.program)
     return UsageError;
-  const std::optional<Topology> topology = simulationTopology(options, input);
+  std::optional<Topology> topology = simulationTopology(options, input);
   if (!topology)
     return UsageError;
   const Program& program = *input.program;
   std::optional<SimOptions> sim = simulationOptions(options, program);
-  if (!sim)
+  if (!sim || (!options.calibration.empty() &&
+               !applyCalibrationOption(options, *topology, *sim, program.proto)))
     return UsageError;
   if (!options.sweep.empty())
     return runSweepOption(options, program, *topology, *sim);
@@ -314,6 +335,14 @@ Runner addSimulateCommand(CLI::App& app)
           "--fifo-slots", options->fifoSlots,
           "Messages a connection holds; default: the runtime's, 2 Simple or 8 LL/LL128 messages")
       ->check(CLI::Range(1, 64));
+  command
+      ->add_option("--calibration", options->calibration,
+                   "Calibration to apply (cstudio calibrate): a JSON file or a name in the "
+                   "library; sets every link's latency and bandwidth by kind and the local "
+                   "copy/reduce bandwidths")
+      ->type_name("NAME|FILE");
+  command->add_option("--library", options->library, "Library file to find --calibration NAME in")
+      ->type_name("PATH");
   command->add_option("--top", options->top, "Busiest links to list")
       ->check(CLI::Range(0, 100000))
       ->capture_default_str();

@@ -85,7 +85,8 @@ int probeHops(const Topology& topology, const RouteTable& routes, LinkKind kind)
   return best;
 }
 
-/// Median µs of one probe at `bytes`, or an error.
+/// The fastest of the timed runs of one probe at `bytes` (the one least disturbed by whatever
+/// else the machine runs), or an error.
 std::optional<double> measure(Executor& executor, const Program& program, std::int64_t bytes,
                               const CalibrationSweepOptions& options, std::string& error)
 {
@@ -102,9 +103,7 @@ std::optional<double> measure(Executor& executor, const Program& program, std::i
             (result.diagnostics.empty() ? "" : ": " + result.diagnostics.front().message) + ")";
     return std::nullopt;
   }
-  std::vector<double> times = result.iterationUs;
-  std::nth_element(times.begin(), times.begin() + static_cast<long>(times.size() / 2), times.end());
-  return times[times.size() / 2];
+  return *std::min_element(result.iterationUs.begin(), result.iterationUs.end());
 }
 
 /// Sweeps one probe and fits it; appends its points to `calibration`.

@@ -27,7 +27,7 @@ struct CalibrationSweepOptions {
   std::int64_t minBytes = 256 << 10; ///< smallest probe size
   std::int64_t maxBytes = 16 << 20;  ///< largest; sizes go ×2 from minBytes
   int pairs = 0;                     ///< probe pairs at once; 0: half the topology's ranks
-  int iterations = 3;                ///< timed runs per point; the median is the point
+  int iterations = 3;                ///< timed runs per point; the fastest is the point
   int warmup = 1;
   /// Called before each probe size with a line for people ("nvlink 1 MiB").
   std::function<void(const std::string&)> progress;
