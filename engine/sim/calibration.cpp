@@ -1,7 +1,5 @@
 #include "calibration.h"
 
-#include "io/jsontext_p.h"
-
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -16,6 +14,12 @@ constexpr int kFormatVersion = 1;
 constexpr const char* kFormatName = "collective-studio-calibration";
 
 using Json = nlohmann::ordered_json;
+
+/// JSON text that never throws on ill-formed UTF-8 in a file's strings (replaced by U+FFFD).
+std::string jsonText(const Json& json, int indent = -1)
+{
+  return json.dump(indent, ' ', false, Json::error_handler_t::replace);
+}
 
 } // namespace
 
