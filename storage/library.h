@@ -102,6 +102,15 @@ public:
   Result<std::int64_t> saveTopology(const std::string& name, const std::string& json);
   Result<std::vector<TopologyRecord>> topologies() const;
 
+  // Calibrations of the simulator (librarycalibrations.cpp).
+  /// Stores a calibration under `record.name` (topology, backend and json from the record),
+  /// replacing an earlier one of that name; returns its id.
+  Result<std::int64_t> saveCalibration(const CalibrationRecord& record);
+  /// Every calibration, by name.
+  Result<std::vector<CalibrationRecord>> calibrations() const;
+  /// The calibration called `name` (exact), or NotFound.
+  Result<CalibrationRecord> calibration(const std::string& name) const;
+
   // Runs and traces (libraryruns.cpp).
 
   /// Records a measurement of a version, with its trace (compressed) when given.

@@ -29,6 +29,16 @@ struct TopologyRecord {
   std::string created;
 };
 
+/// A calibration of the simulator (engine/sim/calibration.h) stored under a name.
+struct CalibrationRecord {
+  std::int64_t id = 0;
+  std::string name;
+  std::string topology; ///< the topology it was measured for
+  std::string backend;  ///< the backend measured
+  std::string json;     ///< writeCalibrationJson()
+  std::string created;
+};
+
 /// One algorithm with the summary of its newest version ("head").
 struct AlgorithmRecord {
   std::int64_t id = 0;

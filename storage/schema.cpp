@@ -116,6 +116,19 @@ ALTER TABLE runs ADD COLUMN status TEXT NOT NULL DEFAULT '';
 ALTER TABLE runs ADD COLUMN verdict TEXT NOT NULL DEFAULT '';
 )sql";
 
+// Version 4: calibrations of the simulator (engine/sim/calibration.h), one JSON document each,
+// named by the user; the topology and backend are columns so a list needs no JSON parse.
+constexpr std::string_view kVersion4 = R"sql(
+CREATE TABLE calibrations (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE CHECK (length(name) > 0),
+  topology TEXT NOT NULL,
+  backend TEXT NOT NULL,
+  json TEXT NOT NULL,
+  created TEXT NOT NULL
+);
+)sql";
+
 } // namespace
 
 std::string_view schemaStep(int version)
@@ -127,6 +140,8 @@ std::string_view schemaStep(int version)
     return kVersion2;
   case 3:
     return kVersion3;
+  case 4:
+    return kVersion4;
   default:
     return {};
   }

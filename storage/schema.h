@@ -15,8 +15,9 @@
 
 namespace cs::storage {
 
-/// The schema this build writes. 1: tables; 2: the FTS5 search index over names, tags, notes.
-inline constexpr int kSchemaVersion = 3;
+/// The schema this build writes. 1: tables; 2: the FTS5 search index over names, tags, notes;
+/// 3: run status and verdict; 4: calibrations.
+inline constexpr int kSchemaVersion = 4;
 /// PRAGMA application_id of every library ("CSTD"), so a foreign SQLite file is recognised.
 inline constexpr std::int32_t kApplicationId = 0x43535444;
 

@@ -27,6 +27,8 @@ Runner addGenerateCommand(CLI::App& app);
 Runner addBenchCommand(CLI::App& app);
 Runner addRunCommand(CLI::App& app);
 Runner addSimulateCommand(CLI::App& app);
+/// Fits the simulator to a measured backend (engine/analysis/calibrationsweep.h).
+Runner addCalibrateCommand(CLI::App& app);
 Runner addTopologyCommand(CLI::App& app);
 Runner addLibraryCommand(CLI::App& app);
 Runner addReplayCommand(CLI::App& app);

@@ -275,6 +275,11 @@ int runDelete(storage::Library& library, const LibraryOptions& options)
   return Ok;
 }
 
+int runCalibrations(storage::Library& library, const LibraryOptions& options)
+{
+  return emitRows(library.calibrations(), options.json, printCalibrations);
+}
+
 using Action = int (*)(storage::Library&, const LibraryOptions&);
 
 struct Subcommand {
@@ -352,6 +357,8 @@ public:
   void addRunsAndRemoval()
   {
     nameArgument(add("runs", "Benchmark history: every run of every version", runRuns, false));
+    add("calibrations", "List the simulator's calibrations (cstudio calibrate --save)",
+        runCalibrations, false);
     nameArgument(
         add("delete", "Delete an algorithm with its versions, runs and traces", runDelete, true));
   }

@@ -1,5 +1,7 @@
 #include "libraryoutput.h"
 
+#include "sim/calibration.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <ostream>
@@ -178,6 +180,40 @@ void printRuns(std::ostream& out, const std::vector<storage::RunRecord>& runs)
     out << line << run.created << '\n';
   }
   out << runs.size() << (runs.size() == 1 ? " run\n" : " runs\n");
+}
+
+json toJson(const storage::CalibrationRecord& calibration)
+{
+  const json document = json::parse(calibration.json, nullptr, false);
+  return {{"name", calibration.name},
+          {"topology", calibration.topology},
+          {"backend", calibration.backend},
+          {"created", calibration.created},
+          {"calibration", document.is_discarded() ? json(nullptr) : document}};
+}
+
+void printCalibrations(std::ostream& out,
+                       const std::vector<storage::CalibrationRecord>& calibrations)
+{
+  for (const storage::CalibrationRecord& record : calibrations) {
+    out << record.name << "  " << record.backend << " for " << record.topology << ", "
+        << record.created << "\n   ";
+    const CalibrationReadResult read = readCalibrationJson(record.json);
+    if (!read.calibration) {
+      out << " damaged: " << read.error << '\n';
+      continue;
+    }
+    char figures[128];
+    for (const LinkCalibration& link : read.calibration->links) {
+      std::snprintf(figures, sizeof figures, " %s %.2f us %.3f GB/s;",
+                    std::string(linkKindName(link.kind)).c_str(), link.alphaUs, link.betaGBps);
+      out << figures;
+    }
+    std::snprintf(figures, sizeof figures, " copy %.3f GB/s, reduce %.3f GB/s\n",
+                  read.calibration->copyGBps, read.calibration->reduceGBps);
+    out << figures;
+  }
+  out << calibrations.size() << (calibrations.size() == 1 ? " calibration\n" : " calibrations\n");
 }
 
 void printDiff(std::ostream& out, const storage::VersionDiff& diff)

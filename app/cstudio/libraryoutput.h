@@ -16,6 +16,7 @@ nlohmann::json toJson(const storage::AlgorithmRecord& algorithm);
 nlohmann::json toJson(const storage::VersionRecord& version);
 nlohmann::json toJson(const storage::RunRecord& run);
 nlohmann::json toJson(const storage::VersionDiff& diff);
+nlohmann::json toJson(const storage::CalibrationRecord& calibration);
 
 /// One line per algorithm: name, collective, ranks, versions, provenance, tags.
 void printAlgorithms(std::ostream& out, const std::vector<storage::AlgorithmRecord>& algorithms);
@@ -27,5 +28,8 @@ void printAlgorithm(std::ostream& out, const storage::AlgorithmRecord& algorithm
 /// nccl-tests-like table of runs.
 void printRuns(std::ostream& out, const std::vector<storage::RunRecord>& runs);
 void printDiff(std::ostream& out, const storage::VersionDiff& diff);
+/// Two lines per calibration: name, backend, topology, date; its α/β per kind and local rates.
+void printCalibrations(std::ostream& out,
+                       const std::vector<storage::CalibrationRecord>& calibrations);
 
 } // namespace cs::cli

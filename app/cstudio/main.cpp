@@ -27,6 +27,7 @@ int main(int argc, char** argv)
   add(cs::cli::addBenchCommand);
   add(cs::cli::addRunCommand);
   add(cs::cli::addSimulateCommand);
+  add(cs::cli::addCalibrateCommand);
   add(cs::cli::addTopologyCommand);
   add(cs::cli::addLibraryCommand);
   add(cs::cli::addReplayCommand);

@@ -1,3 +1,4 @@
+#include "calibrationinput.h"
 #include "commands.h"
 #include "output.h"
 #include "programinput.h"
@@ -36,6 +37,8 @@ struct SimulateOptions {
   int top = 5;
   std::string traceFile;
   LoweringChoice lowering; ///< when FILE is a design document
+  std::string calibration; ///< NAME in the library or FILE (engine/sim/calibration.h)
+  std::string library;     ///< library file to look NAME up in
   bool json = false;
   bool bench = false;
 };
@@ -164,7 +167,7 @@ std::optional<SimOptions> simulationOptions(const SimulateOptions& options, cons
   if (options.efficiency)
     protocol.efficiency = *options.efficiency;
   if (options.protoLatency)
-    protocol.latencyUs = *options.protoLatency;
+    protocol.setUniformLatency(*options.protoLatency);
   if (options.slice) {
     const std::optional<std::int64_t> slice = parseByteSize(*options.slice); // 0: one per chunk
     if (!slice) {
@@ -212,6 +215,8 @@ int reportSimulation(const SimulateOptions& options, const Program& program,
     object["protocol"] = {{"name", std::string(protocolName(program.proto))},
                           {"efficiency", result.protocol.efficiency},
                           {"latency_us", result.protocol.latencyUs},
+                          {"pcie_latency_us", result.protocol.hopLatencyUs(HopClass::Pcie)},
+                          {"network_latency_us", result.protocol.hopLatencyUs(HopClass::Network)},
                           {"slice_bytes", result.protocol.sliceBytes}};
     std::cout << jsonText(object, 2) << '\n';
   } else {
@@ -220,12 +225,31 @@ int reportSimulation(const SimulateOptions& options, const Program& program,
       std::cout << options.file << " on " << topology.name << " (" << program.ngpus << " ranks), "
                 << formatByteSize(sim.bytes) << ", " << protocolName(program.proto)
                 << ": efficiency " << result.protocol.efficiency << ", +"
-                << result.protocol.latencyUs << " us per message, " << result.slices
+                << result.protocol.latencyUs << " us per message (pcie +"
+                << result.protocol.hopLatencyUs(HopClass::Pcie) << ", network +"
+                << result.protocol.hopLatencyUs(HopClass::Network) << "), " << result.slices
                 << (result.slices == 1 ? " slice\n" : " slices\n");
       printResult(result, topology, options.top);
     }
   }
   return result.ok ? Ok : Problems;
+}
+
+/// Applies --calibration to the topology and options; false after printing why not.
+bool applyCalibrationOption(const SimulateOptions& options, Topology& topology, SimOptions& sim,
+                            Protocol protocol)
+{
+  const std::optional<Calibration> calibration =
+      loadCalibration(options.calibration, options.library, "cstudio simulate");
+  if (!calibration)
+    return false;
+  if (const std::optional<std::string> error =
+          applyCalibration(*calibration, topology, sim, protocol)) {
+    std::cerr << "cstudio simulate: --calibration " << options.calibration << ": " << *error
+              << '\n';
+    return false;
+  }
+  return true;
 }
 
 int runSimulate(const SimulateOptions& options)
@@ -241,12 +265,13 @@ int runSimulate(const SimulateOptions& options)
       readProgramInput(options.file, DialectId::Executor, options.lowering, "simulating");
   if (!input.program)
     return UsageError;
-  const std::optional<Topology> topology = simulationTopology(options, input);
+  std::optional<Topology> topology = simulationTopology(options, input);
   if (!topology)
     return UsageError;
   const Program& program = *input.program;
   std::optional<SimOptions> sim = simulationOptions(options, program);
-  if (!sim)
+  if (!sim || (!options.calibration.empty() &&
+               !applyCalibrationOption(options, *topology, *sim, program.proto)))
     return UsageError;
   if (!options.sweep.empty())
     return runSweepOption(options, program, *topology, *sim);
@@ -290,7 +315,9 @@ Runner addSimulateCommand(CLI::App& app)
       ->add_option("--efficiency", options->efficiency,
                    "Protocol efficiency: payload fraction of link bandwidth (0, 1]")
       ->check(CLI::Range(1e-6, 1.0));
-  command->add_option("--proto-latency", options->protoLatency, "Protocol latency per message, µs")
+  command
+      ->add_option("--proto-latency", options->protoLatency,
+                   "Protocol latency per message over every link type, µs")
       ->check(CLI::NonNegativeNumber);
   command->add_option("--slice", options->slice,
                       "Slice size per chunk and loop iteration (0: one slice per chunk)");
@@ -308,6 +335,14 @@ Runner addSimulateCommand(CLI::App& app)
           "--fifo-slots", options->fifoSlots,
           "Messages a connection holds; default: the runtime's, 2 Simple or 8 LL/LL128 messages")
       ->check(CLI::Range(1, 64));
+  command
+      ->add_option("--calibration", options->calibration,
+                   "Calibration to apply (cstudio calibrate): a JSON file or a name in the "
+                   "library; sets every link's latency and bandwidth by kind and the local "
+                   "copy/reduce bandwidths")
+      ->type_name("NAME|FILE");
+  command->add_option("--library", options->library, "Library file to find --calibration NAME in")
+      ->type_name("PATH");
   command->add_option("--top", options->top, "Busiest links to list")
       ->check(CLI::Range(0, 100000))
       ->capture_default_str();

@@ -40,10 +40,14 @@ std::optional<NcclEstimate> estimateNcclAllReduce(const Topology& topology, int 
     const Route* route = routes.route(r, (r + 1) % ranks);
     if (!route || route->hops.empty())
       return std::nullopt;
-    alpha = std::max(alpha, route->latencyUs);
+    std::vector<int> links;
+    for (const Hop& hop : route->hops)
+      links.push_back(hop.link);
+    alpha =
+        std::max(alpha, route->latencyUs + protocol.hopLatencyUs(hopClassOfPath(topology, links)));
     beta = std::min(beta, route->bottleneckGBps);
   }
-  estimate.alphaUs = alpha + protocol.latencyUs;
+  estimate.alphaUs = alpha;
   estimate.betaGBps = beta * protocol.efficiency;
   const double n = ranks;
   const double s = static_cast<double>(bytes);

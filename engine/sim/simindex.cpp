@@ -242,6 +242,7 @@ bool routeConnections(const Topology& topology, SimIndex& index, Diagnostics& di
         info.hops.emplace_back(link, hop.aToB);
         info.resources.push_back(linkResource(topology, link, hop.aToB));
       }
+      info.hopClass = hopClassOfPath(topology, info.linkPath);
     }
   }
   return ok;

@@ -8,6 +8,7 @@
 #include "model/diagnostic.h"
 #include "model/program.h"
 #include "model/topology.h"
+#include "protocolmodel.h"
 
 #include <optional>
 #include <vector>
@@ -32,6 +33,7 @@ struct ConnectionInfo {
   std::vector<int> linkPath;              ///< topology link ids crossed
   std::vector<std::pair<int, bool>> hops; ///< (link index, a→b) per hop, for byte counters
   double latencyUs = 0;
+  HopClass hopClass = HopClass::NvLink; ///< which of the protocol's per-hop latencies it pays
 };
 
 struct SimIndex {

@@ -108,7 +108,8 @@ public:
         const ConnectionInfo& info = m_index.connections[m_pieces[piece].connection];
         // The protocol's fixed cost per hop overlaps the piece's own streaming (simulator.h).
         const double arrival =
-            std::max(m_now, m_pieces[piece].started + m_protocol.latencyUs) + info.latencyUs;
+            std::max(m_now, m_pieces[piece].started + m_protocol.hopLatencyUs(info.hopClass)) +
+            info.latencyUs;
         m_timers.push({arrival, m_sequence++, 0, piece});
         pieceLeft(piece);
       } else {
@@ -246,8 +247,11 @@ void Engine::advance(int t)
     }
     if (step.type == OpType::Copy || step.type == OpType::Reduce) {
       const double bytes = std::max(0, step.cnt) * sliceBytes(state.slice);
+      const double gbps = step.type == OpType::Reduce
+                              ? m_options.localReduceGBps.value_or(m_options.localGBps)
+                              : m_options.localGBps;
       state.busy = true;
-      m_timers.push({m_now + bytes / (m_options.localGBps * 1e3), m_sequence++, 1, t});
+      m_timers.push({m_now + bytes / (gbps * 1e3), m_sequence++, 1, t});
       return;
     }
     finishStep(t);
@@ -487,7 +491,9 @@ SimResult simulateProgram(const Program& program, const Topology& topology,
   if (program.nchunksperloop <= 0)
     diagnostics.error("sim.invalid-program", "nchunksperloop must be positive");
   if (!(protocol.efficiency > 0 && protocol.efficiency <= 1) || !(protocol.latencyUs >= 0) ||
-      protocol.sliceBytes < 0 || !(options.localGBps > 0))
+      !(protocol.hopLatencyUs(HopClass::Pcie) >= 0) ||
+      !(protocol.hopLatencyUs(HopClass::Network) >= 0) || protocol.sliceBytes < 0 ||
+      !(options.localGBps > 0) || !(options.localReduceGBps.value_or(1) > 0))
     diagnostics.error("sim.bad-parameters",
                       "protocol efficiency must be in (0, 1], latency and slice size not "
                       "negative, local bandwidth positive");

@@ -48,6 +48,8 @@ struct SimOptions {
   /// Protocol model; absent: defaultProtocolParams(program.proto).
   std::optional<ProtocolParams> protocol;
   double localGBps = 1500; ///< cpy/re: an H100's ~3 TB/s HBM, each byte read once and written once
+  /// re alone (a calibration measures it apart from cpy); absent: localGBps.
+  std::optional<double> localReduceGBps;
   /// Messages a connection holds; absent: connectionSlots(program.proto) (model/fifodepth.h).
   std::optional<int> fifoSlots;
   bool recordEvents = true;      ///< false: only totals (faster sweeps)

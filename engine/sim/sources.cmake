@@ -19,4 +19,5 @@ list(APPEND cs_engine_area_sources
   sim/simindex_p.h sim/simindex.cpp
   sim/simulator.h sim/simulator.cpp
   sim/largetrace.h sim/largetrace.cpp
+  sim/calibration.h sim/calibration.cpp
 )

@@ -64,7 +64,7 @@ private slots:
   void chromeTraceIsComplete()
   {
     SimOptions options;
-    options.protocol = ProtocolParams{1.0, 1.0, 256 << 10};
+    options.protocol = ProtocolParams{1.0, 1.0, 256 << 10, {}, {}};
     const Topology topology = *makePresetTopology("dgx-h100");
     const Program onEight = makeRingAllReduce({8, 1, Protocol::Simple});
     options.bytes = 6 << 20; // 768 KiB chunks: three 256 KiB slices

@@ -41,7 +41,7 @@ SimOptions pureOptions(std::int64_t bytes, std::int64_t sliceBytes = 0)
 {
   SimOptions options;
   options.bytes = bytes;
-  options.protocol = ProtocolParams{1.0, 0.0, sliceBytes};
+  options.protocol = ProtocolParams{1.0, 0.0, sliceBytes, {}, {}};
   return options;
 }
 

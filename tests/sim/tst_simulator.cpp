@@ -24,7 +24,7 @@ SimOptions pureOptions(std::int64_t bytes)
 {
   SimOptions options;
   options.bytes = bytes;
-  options.protocol = ProtocolParams{1.0, 0.0, 0};
+  options.protocol = ProtocolParams{1.0, 0.0, 0, {}, {}};
   return options;
 }
 
@@ -216,7 +216,7 @@ private slots:
     addTransfer(program, 0, 1, 0);
     const Topology ring = preset("ring-2", 100, 1);
     SimOptions options = pureOptions(100'000'000);
-    options.protocol = ProtocolParams{0.5, 3, 0};
+    options.protocol = ProtocolParams{0.5, 3, 0, {}, {}};
     // bytes / (efficiency · β) + link latency: the protocol's fixed cost per hop overlaps a
     // piece that streams for longer than it.
     const double expected = 100e6 / (0.5 * 100e3) + 1;
@@ -228,6 +228,36 @@ private slots:
     QCOMPARE(ll.efficiency, 0.5);
     QCOMPARE(defaultProtocolParams(Protocol::LL128).efficiency, 120.0 / 128.0);
     QCOMPARE(defaultProtocolParams(Protocol::Simple).sliceBytes, std::int64_t(2 << 20));
+  }
+
+  void hopLatencyByLinkType()
+  {
+    // One small message over a two-link route (GPU - switch - GPU) with link latency 0: it
+    // arrives the protocol's per-hop latency of the route's slowest link type after it left.
+    Program program = emptyProgram(2, 1);
+    addTransfer(program, 0, 1, 0);
+    SimOptions options = pureOptions(1000);
+    options.protocol = ProtocolParams{1.0, 3.4, 0, 5.7, 9.6};
+    const double streaming = 1000 / (100e3 * 2); // two 500-byte pieces at 100 GB/s
+    const auto timeWith = [&](LinkKind first, LinkKind second) {
+      Topology topology = starTopology(2, 100, 0);
+      topology.links[0].kind = first;
+      topology.links[1].kind = second;
+      const SimResult result = simulateProgram(program, topology, options);
+      return result.ok ? result.timeUs - streaming : -1.0;
+    };
+    QVERIFY(within(timeWith(LinkKind::NvLink, LinkKind::NvLink), 3.4, 1e-9));
+    QVERIFY(within(timeWith(LinkKind::Pcie, LinkKind::Pcie), 5.7, 1e-9));
+    QVERIFY(within(timeWith(LinkKind::NvLink, LinkKind::Pcie), 5.7, 1e-9));
+    QVERIFY(within(timeWith(LinkKind::Smp, LinkKind::NvLink), 5.7, 1e-9));
+    QVERIFY(within(timeWith(LinkKind::Pcie, LinkKind::Network), 9.6, 1e-9));
+    // NCCL's ring hwLat per class (src/graph/tuning.cc), and one figure for all when set so.
+    const ProtocolParams simple = defaultProtocolParams(Protocol::Simple);
+    QCOMPARE(simple.hopLatencyUs(HopClass::Pcie), 5.7);
+    QCOMPARE(simple.hopLatencyUs(HopClass::Network), 9.6);
+    ProtocolParams uniform = simple;
+    uniform.setUniformLatency(1.5);
+    QCOMPARE(uniform.hopLatencyUs(HopClass::Network), 1.5);
   }
 
   void localCopyCost()

@@ -64,6 +64,7 @@ private slots:
   void newerSchemaOpensReadOnly();
   void olderSchemasAreUpgraded_data();
   void olderSchemasAreUpgraded();
+  void calibrationsRoundTrip();
   void fullDiskStoresNothing();
   void readOnlyDirectory();
   void readOnlyOpenRefusesWrites();
@@ -178,7 +179,9 @@ void Test_storagefiles::olderSchemasAreUpgraded()
         "INSERT INTO contents VALUES (1, 0, '<algo/>', '', 'all-reduce', 4, 4, 28, -1, '', 'ok', "
         "0, 0, '');"
         "INSERT INTO versions VALUES (1, 7, 1, 1, 'first', NULL, '2025-01-01');"
-        "INSERT INTO runs VALUES (1, 1, 'cpu', 'host', 'float', 'sum', 1024, 2.5, 0.4, 0.6, 0, "
+        "INSERT INTO runs(id, version_id, backend, device, dtype, op, bytes, time_us, algbw, "
+        "busbw, wrong, created) VALUES (1, 1, 'cpu', 'host', 'float', 'sum', 1024, 2.5, 0.4, 0.6, "
+        "0, "
         "'2025-01-01');"));
   }
   Result<Library> library = Library::open(path, unseeded());
@@ -200,9 +203,37 @@ void Test_storagefiles::olderSchemasAreUpgraded()
   QVERIFY(runs->front().verdict.empty());
   QVERIFY(library->save(request("old-ring", test::ringXml(4))).ok());
   QCOMPARE(library->version(7, 0)->number, 2);
+  // Schema 4's calibrations: none yet in an upgraded file, and one can be stored.
+  QVERIFY(library->calibrations().ok());
+  QVERIFY(library->calibrations()->empty());
+  QVERIFY(library->saveCalibration({0, "host", "ring-8", "cpu", "{}", ""}).ok());
   sql::Connection db;
   QVERIFY(db.open(path, sql::OpenMode::ReadOnly));
   QCOMPARE(db.queryInt("PRAGMA user_version"), kSchemaVersion);
+}
+
+void Test_storagefiles::calibrationsRoundTrip()
+{
+  QTemporaryDir dir;
+  Result<Library> library = Library::open(dir.filePath("cal.sqlite").toStdString(), unseeded());
+  QVERIFY(library.ok());
+  QCOMPARE(library->calibration("lab").error().kind, ErrorKind::NotFound);
+  QVERIFY(library->calibration("lab").error().message.find("lab") != std::string::npos);
+  const Result<std::int64_t> id =
+      library->saveCalibration({0, "lab", "dgx-h100", "cpu", R"({"a": 1})", ""});
+  QVERIFY(id.ok());
+  QVERIFY(library->saveCalibration({0, "other", "ring-4", "cuda", "{}", ""}).ok());
+  // Saving under the same name replaces the document and keeps the row.
+  QCOMPARE(*library->saveCalibration({0, "lab", "ring-8", "cpu", R"({"a": 2})", ""}), *id);
+  const Result<CalibrationRecord> lab = library->calibration("lab");
+  QVERIFY(lab.ok());
+  QCOMPARE(lab->topology, std::string("ring-8"));
+  QCOMPARE(lab->json, std::string(R"({"a": 2})"));
+  QVERIFY(!lab->created.empty());
+  QCOMPARE(library->calibrations()->size(), std::size_t{2});
+  QCOMPARE(library->calibrations()->front().name, std::string("lab"));
+  QCOMPARE(library->saveCalibration({0, "", "t", "cpu", "{}", ""}).error().kind,
+           ErrorKind::Invalid);
 }
 
 void Test_storagefiles::fullDiskStoresNothing()

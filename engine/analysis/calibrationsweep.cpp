@@ -1,0 +1,213 @@
+#include "calibrationsweep.h"
+
+#include "io/bytesize.h"
+#include "model/routing.h"
+
+#include <algorithm>
+#include <set>
+
+namespace cs {
+
+namespace {
+
+Program probeSkeleton(int ranks, const std::string& name)
+{
+  Program program;
+  program.name = name;
+  program.proto = Protocol::Simple;
+  program.collective = Collective::Custom;
+  program.collSpelling = "custom";
+  program.nchunksperloop = 1;
+  program.ngpus = ranks;
+  program.inplace = false;
+  program.outofplace = true;
+  for (int r = 0; r < ranks; ++r) {
+    Gpu gpu;
+    gpu.id = r;
+    gpu.inputChunks = 1;
+    gpu.outputChunks = 1;
+    program.gpus.push_back(gpu);
+  }
+  return program;
+}
+
+Step probeStep(OpType type)
+{
+  Step step;
+  step.type = type;
+  step.srcBuf = Buffer::Input;
+  step.srcOff = 0;
+  step.dstBuf = Buffer::Output;
+  step.dstOff = 0;
+  step.cnt = 1;
+  return step;
+}
+
+/// The slowest kind first: the order in which a route's kind is named.
+int kindRank(LinkKind kind)
+{
+  switch (kind) {
+  case LinkKind::NvLink:
+    return 0;
+  case LinkKind::Pcie:
+    return 1;
+  case LinkKind::Smp:
+    return 2;
+  case LinkKind::Network:
+    return 3;
+  }
+  return 0;
+}
+
+/// Links of the route a probe of `kind` stands for: a route whose slowest link is `kind`, else
+/// the shortest route crossing it; 0 when no GPU route crosses it.
+int probeHops(const Topology& topology, const RouteTable& routes, LinkKind kind)
+{
+  int best = 0;
+  for (int a = 0; a < routes.ranks(); ++a)
+    for (int b = 0; b < routes.ranks(); ++b) {
+      const Route* route = a == b ? nullptr : routes.route(a, b);
+      if (!route || route->hops.empty())
+        continue;
+      int slowest = 0;
+      bool crosses = false;
+      for (const Hop& hop : route->hops) {
+        const LinkKind linkKind = topology.link(hop.link)->kind;
+        slowest = std::max(slowest, kindRank(linkKind));
+        crosses = crosses || linkKind == kind;
+      }
+      const int hops = static_cast<int>(route->hops.size());
+      if (crosses && slowest == kindRank(kind))
+        return hops;
+      if (crosses && (best == 0 || hops < best))
+        best = hops;
+    }
+  return best;
+}
+
+/// The fastest of the timed runs of one probe at `bytes` (the one least disturbed by whatever
+/// else the machine runs), or an error.
+std::optional<double> measure(Executor& executor, const Program& program, std::int64_t bytes,
+                              const CalibrationSweepOptions& options, std::string& error)
+{
+  ExecOptions exec;
+  exec.bytes = bytes;
+  exec.iterations = std::max(1, options.iterations);
+  exec.warmup = std::max(0, options.warmup);
+  exec.mode = CallMode::OutOfPlace;
+  const ExecResult result = executor.run(program, exec);
+  if (result.status == ExecStatus::Failed || result.status == ExecStatus::Hung ||
+      result.iterationUs.empty()) {
+    error = "the " + program.name + " probe at " + formatByteSize(bytes) + " did not run (" +
+            std::string(execStatusName(result.status)) +
+            (result.diagnostics.empty() ? "" : ": " + result.diagnostics.front().message) + ")";
+    return std::nullopt;
+  }
+  return *std::min_element(result.iterationUs.begin(), result.iterationUs.end());
+}
+
+/// Sweeps one probe and fits it; appends its points to `calibration`.
+std::optional<AlphaBeta> sweepProbe(Executor& executor, const Program& program,
+                                    const std::string& probe,
+                                    const CalibrationSweepOptions& options,
+                                    Calibration& calibration, std::string& error)
+{
+  SweepSamples samples;
+  for (std::int64_t bytes = options.minBytes; bytes <= options.maxBytes; bytes *= 2) {
+    if (options.progress)
+      options.progress(probe + " " + formatByteSize(bytes));
+    const std::optional<double> us = measure(executor, program, bytes, options, error);
+    if (!us)
+      return std::nullopt;
+    samples.emplace_back(bytes, *us);
+    if (bytes > options.maxBytes / 2)
+      break;
+  }
+  std::string fitError;
+  const std::optional<AlphaBeta> fit = fitAlphaBeta(samples, fitError);
+  if (!fit) {
+    error = "the " + probe + " probe: " + fitError;
+    return std::nullopt;
+  }
+  for (const auto& [bytes, us] : samples)
+    calibration.points.push_back(
+        {probe, bytes, us, fit->alphaUs + static_cast<double>(bytes) / (fit->betaGBps * 1e3)});
+  return fit;
+}
+
+} // namespace
+
+Program oneHopProbe(int pairs)
+{
+  Program program = probeSkeleton(2 * pairs, "one-hop copy");
+  for (int p = 0; p < pairs; ++p) {
+    ThreadBlock sender;
+    sender.send = 2 * p + 1;
+    sender.steps.push_back(probeStep(OpType::Send));
+    program.gpus[2 * p].threadblocks.push_back(sender);
+    ThreadBlock receiver;
+    receiver.recv = 2 * p;
+    receiver.steps.push_back(probeStep(OpType::Recv));
+    program.gpus[2 * p + 1].threadblocks.push_back(receiver);
+  }
+  return program;
+}
+
+Program localProbe(int ranks, OpType type)
+{
+  Program program = probeSkeleton(ranks, type == OpType::Reduce ? "local reduce" : "local copy");
+  for (Gpu& gpu : program.gpus) {
+    ThreadBlock tb;
+    tb.steps.push_back(probeStep(type));
+    gpu.threadblocks.push_back(tb);
+  }
+  return program;
+}
+
+CalibrationSweepResult runCalibrationSweep(Executor& executor, const Topology& topology,
+                                           const CalibrationSweepOptions& options)
+{
+  CalibrationSweepResult result;
+  const RouteTable routes(topology);
+  const int pairs = options.pairs > 0 ? options.pairs : std::max(1, routes.ranks() / 2);
+  if (options.minBytes <= 0 || options.maxBytes < 2 * options.minBytes) {
+    result.error = "the sweep needs sizes MIN..MAX with MIN > 0 and MAX ≥ 2·MIN to fit α and β";
+    return result;
+  }
+  Calibration calibration;
+  calibration.backend = std::string(executor.name());
+  calibration.topology = topology.name;
+  calibration.pairs = pairs;
+  std::set<LinkKind> kinds;
+  for (const TopologyLink& link : topology.links)
+    kinds.insert(link.kind);
+  const Program hop = oneHopProbe(pairs);
+  for (const LinkKind kind : kinds) {
+    // A kind no GPU route crosses is still measured (one hop), so the calibration covers every
+    // link of the topology it was made for.
+    const int hops = std::max(1, probeHops(topology, routes, kind));
+    const std::string probe(linkKindName(kind));
+    const auto fit = sweepProbe(executor, hop, probe, options, calibration, result.error);
+    if (!fit)
+      return result;
+    calibration.links.push_back({kind, fit->alphaUs, fit->betaGBps, hops});
+  }
+  if (calibration.links.empty()) {
+    result.error = "topology \"" + topology.name + "\" has no route between two ranks to probe";
+    return result;
+  }
+  const int ranks = 2 * pairs;
+  const auto copy = sweepProbe(executor, localProbe(ranks, OpType::Copy), "copy", options,
+                               calibration, result.error);
+  const auto reduce = copy ? sweepProbe(executor, localProbe(ranks, OpType::Reduce), "reduce",
+                                        options, calibration, result.error)
+                           : std::nullopt;
+  if (!reduce)
+    return result;
+  calibration.copyGBps = copy->betaGBps;
+  calibration.reduceGBps = reduce->betaGBps;
+  result.calibration = std::move(calibration);
+  return result;
+}
+
+} // namespace cs

@@ -1,0 +1,153 @@
+// `cstudio calibrate --backend cpu` on a small sweep, and its calibration used by `cstudio
+// simulate --calibration` from a file and from the library. No timings are asserted: the fit
+// exists, residuals are printed, and what it says reaches the simulation.
+
+#include "support/cli.h"
+#include "support/files.h"
+
+#include "sim/calibration.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+using namespace cs;
+using Run = cs::test::CliRun;
+
+namespace {
+
+QStringList smallSweep()
+{
+  return {"calibrate", "--backend", "cpu", "-t", "ring-4", "--sizes", "1M..4M", "--iters", "3"};
+}
+
+double simulatedUs(const QStringList& arguments)
+{
+  const Run run = cs::test::cstudio(arguments + QStringList{"--json"});
+  if (run.exitCode != 0)
+    return -1;
+  const nlohmann::json result = nlohmann::json::parse(run.out.toStdString(), nullptr, false);
+  return result.is_object() ? result.value("time_us", -1.0) : -1;
+}
+
+} // namespace
+
+class Test_calibratecli : public QObject
+{
+  Q_OBJECT
+
+private slots:
+  void initTestCase()
+  {
+    QVERIFY(m_dir.isValid());
+    m_library = m_dir.filePath("library.sqlite");
+    m_ring = m_dir.filePath("ring4.xml");
+    QCOMPARE(
+        cs::test::cstudio({"generate", "ring-allreduce", "--ranks", "4", "-o", m_ring}).exitCode,
+        0);
+  }
+
+  void calibrateWritesFitAndResiduals()
+  {
+    const QString file = m_dir.filePath("cal.json");
+    const Run run = cs::test::cstudio(
+        smallSweep() + QStringList{"-o", file, "--save", "lab", "--library", m_library});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    QVERIFY(run.out.contains("nvlink"));
+    QVERIFY(run.out.contains("residuals"));
+    QVERIFY(run.out.contains("reduce"));
+    QVERIFY2(run.err.contains("calibrating: nvlink"), qPrintable(run.err)); // progress
+    const CalibrationReadResult read = readCalibrationJson(cs::test::readFile(file).toStdString());
+    QVERIFY2(read.calibration, read.error.c_str());
+    QCOMPARE(read.calibration->backend, std::string("cpu"));
+    QCOMPARE(read.calibration->pairs, 2);
+    QVERIFY(read.calibration->link(LinkKind::NvLink));
+    QVERIFY(read.calibration->link(LinkKind::NvLink)->betaGBps > 0);
+    QCOMPARE(read.calibration->points.size(), std::size_t{9}); // 3 sizes × 3 probes
+    const Run listed = cs::test::cstudio({"library", "calibrations", "--library", m_library});
+    QCOMPARE(listed.exitCode, 0);
+    QVERIFY2(listed.out.contains("lab  cpu for ring-4"), qPrintable(listed.out));
+  }
+
+  void simulateUsesTheCalibration()
+  {
+    // A calibration with known figures: its α and β decide the simulated ring.
+    Calibration calibration;
+    calibration.backend = "test";
+    calibration.links = {{LinkKind::NvLink, 10, 2, 1}};
+    const QString slow = m_dir.filePath("slow.json");
+    QVERIFY(
+        cs::test::writeFile(slow, QByteArray::fromStdString(writeCalibrationJson(calibration))));
+    calibration.links[0].betaGBps = 4;
+    const QString fast = m_dir.filePath("fast.json");
+    QVERIFY(
+        cs::test::writeFile(fast, QByteArray::fromStdString(writeCalibrationJson(calibration))));
+    const QStringList simulate{"simulate", m_ring, "-t", "ring-4", "-b", "64M"};
+    const double slowUs = simulatedUs(simulate + QStringList{"--calibration", slow});
+    const double fastUs = simulatedUs(simulate + QStringList{"--calibration", fast});
+    QVERIFY(slowUs > 0 && fastUs > 0);
+    const double bandwidthTerm = 2.0 * 3 / 4 * (64 << 20) / 2e3; // at β = 2 GB/s
+    QVERIFY(std::abs((slowUs - fastUs) - bandwidthTerm / 2) < 0.05 * bandwidthTerm / 2);
+    // By name from the library, as stored by the previous test.
+    QVERIFY(simulatedUs(simulate + QStringList{"--calibration", "lab", "--library", m_library}) >
+            0);
+  }
+
+  void badCalibrationsExitTwo_data()
+  {
+    QTest::addColumn<QString>("document");
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("malformed") << "{\"links\": ["
+                               << ""
+                               << "not JSON";
+    QTest::newRow("wrong field")
+        << R"({"format": "collective-studio-calibration", "version": 1, "backend": "cpu", )"
+           R"("links": [{"kind": "nvlink", "alpha_us": 1, "beta_GBps": -2}]})"
+        << ""
+        << "$.links[0].beta_GBps must be positive";
+    QTest::newRow("lacks a kind")
+        << R"({"format": "collective-studio-calibration", "version": 1, "backend": "cpu", )"
+           R"("links": [{"kind": "pcie", "alpha_us": 1, "beta_GBps": 2}]})"
+        << ""
+        << "lacks: nvlink (link 0)";
+    QTest::newRow("unknown name") << ""
+                                  << "nosuch"
+                                  << "\"nosuch\" is n"; // neither a file nor a name
+  }
+
+  void badCalibrationsExitTwo()
+  {
+    QFETCH(QString, document);
+    QFETCH(QString, name);
+    QFETCH(QString, expected);
+    QString argument = name;
+    if (!document.isEmpty()) {
+      argument = m_dir.filePath("bad.json");
+      QVERIFY(cs::test::writeFile(argument, document.toUtf8()));
+    }
+    const Run run = cs::test::cstudio(
+        {"simulate", m_ring, "-t", "ring-4", "--calibration", argument, "--library", m_library});
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.contains(expected), qPrintable(run.err));
+    if (!document.isEmpty())
+      QVERIFY2(run.err.contains(argument) || run.err.contains("bad.json"), qPrintable(run.err));
+  }
+
+  void degenerateSweepIsAUsageError()
+  {
+    const Run run =
+        cs::test::cstudio({"calibrate", "--backend", "cpu", "-t", "ring-4", "--sizes", "1M..1M"});
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.contains("MAX at least twice MIN"), qPrintable(run.err));
+  }
+
+private:
+  QTemporaryDir m_dir;
+  QString m_library;
+  QString m_ring;
+};
+
+QTEST_GUILESS_MAIN(Test_calibratecli)
+#include "tst_calibratecli.moc"

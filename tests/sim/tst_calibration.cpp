@@ -1,0 +1,195 @@
+// Calibration (engine/sim/calibration.h): the least-squares fit against known α/β, degenerate
+// sweeps, the JSON document and its errors, and what applying it does to a simulation.
+
+#include "simtestutil.h"
+
+#include "analysis/calibrationsweep.h"
+#include "catalogue/ringallreduce.h"
+#include "model/topologypresets.h"
+#include "sim/calibration.h"
+
+#include <QRandomGenerator>
+#include <QTest>
+
+using namespace cs;
+using namespace cs::test;
+
+namespace {
+
+/// Points of time = α + bytes/β with multiplicative noise of ±`noise`, from a fixed seed.
+SweepSamples syntheticSweep(double alphaUs, double betaGBps, double noise)
+{
+  QRandomGenerator random(15);
+  SweepSamples samples;
+  for (std::int64_t bytes = 64 << 10; bytes <= (64 << 20); bytes *= 2)
+    for (int repeat = 0; repeat < 3; ++repeat) {
+      const double exact = alphaUs + static_cast<double>(bytes) / (betaGBps * 1e3);
+      samples.emplace_back(bytes, exact * (1 + noise * (2 * random.generateDouble() - 1)));
+    }
+  return samples;
+}
+
+Calibration twoKinds(double beta)
+{
+  Calibration calibration;
+  calibration.backend = "test";
+  calibration.links = {{LinkKind::NvLink, 4, beta, 1}, {LinkKind::Pcie, 10, beta / 2, 2}};
+  calibration.copyGBps = 20;
+  calibration.reduceGBps = 10;
+  calibration.points = {{"nvlink", 1 << 20, 20.5, 20.1}};
+  return calibration;
+}
+
+double ringTime(const Calibration& calibration, std::int64_t bytes)
+{
+  Topology topology = *makePresetTopology("ring-8", {});
+  SimOptions options;
+  options.bytes = bytes;
+  const Program program = makeRingAllReduce({8, 1, Protocol::Simple});
+  if (applyCalibration(calibration, topology, options, program.proto))
+    return -1;
+  const SimResult result = simulateProgram(program, topology, options);
+  return result.ok ? result.timeUs : -1;
+}
+
+} // namespace
+
+class TestCalibration : public QObject
+{
+  Q_OBJECT
+
+private slots:
+  void fitRecoversKnownAlphaBeta()
+  {
+    std::string error;
+    const std::optional<AlphaBeta> exact = fitAlphaBeta(syntheticSweep(12, 8, 0), error);
+    QVERIFY2(exact, error.c_str());
+    QVERIFY(std::abs(exact->alphaUs - 12) < 1e-6);
+    QVERIFY(std::abs(exact->betaGBps - 8) < 1e-9);
+    QVERIFY(exact->rmsResidualUs < 1e-6);
+    const std::optional<AlphaBeta> noisy = fitAlphaBeta(syntheticSweep(12, 8, 0.02), error);
+    QVERIFY2(noisy, error.c_str());
+    QVERIFY(std::abs(noisy->betaGBps - 8) < 0.08); // within 1 %
+    QVERIFY(std::abs(noisy->alphaUs - 12) < 1);    // the fit weighs relative residuals
+    QVERIFY(noisy->rmsResidualUs > 0);
+    QVERIFY(noisy->maxRelativeResidual < 0.03); // the noise, plus what the fit is off by
+  }
+
+  void degenerateSweepsAreErrors()
+  {
+    std::string error;
+    QVERIFY(!fitAlphaBeta({{1 << 20, 100}, {1 << 20, 110}}, error));
+    QVERIFY(error.find("two different positive sizes") != std::string::npos);
+    error.clear();
+    QVERIFY(!fitAlphaBeta({{0, 5}, {0, 6}, {1024, 7}}, error));
+    QVERIFY(error.find("two different") != std::string::npos);
+    error.clear();
+    QVERIFY(!fitAlphaBeta({{1024, 0}, {2048, 7}}, error));
+    QVERIFY(error.find("1024 bytes") != std::string::npos);
+    error.clear();
+    QVERIFY(!fitAlphaBeta({{1024, 9}, {2048, 5}}, error)); // faster when bigger: no β
+    QVERIFY(error.find("does not grow") != std::string::npos);
+    QVERIFY(!fitAlphaBeta({}, error));
+  }
+
+  void jsonRoundTrip()
+  {
+    const Calibration calibration = twoKinds(50);
+    const CalibrationReadResult read = readCalibrationJson(writeCalibrationJson(calibration));
+    QVERIFY2(read.calibration, read.error.c_str());
+    QCOMPARE(read.calibration->links, calibration.links);
+    QCOMPARE(read.calibration->reduceGBps, 10.0);
+    QCOMPARE(read.calibration->points.size(), std::size_t{1});
+    QCOMPARE(read.calibration->points[0].measuredUs, 20.5);
+  }
+
+  void badDocumentsNameWhatAndWhere_data()
+  {
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("expected");
+    const QString head = R"({"format": "collective-studio-calibration", "version": 1, )"
+                         R"("backend": "cpu", )";
+    QTest::newRow("not json") << "{links"
+                              << "not JSON";
+    QTest::newRow("other format") << R"({"format": "x", "version": 1, "links": []})"
+                                  << "$.format";
+    QTest::newRow("future version") << R"({"format": "collective-studio-calibration", )"
+                                       R"("version": 9, "backend": "cpu", "links": []})"
+                                    << "$.version 9";
+    QTest::newRow("no links") << head + R"("links": []})"
+                              << "no link kind";
+    QTest::newRow("bad kind") << head + R"("links": [{"kind": "wire", "alpha_us": 1, )"
+                                        R"("beta_GBps": 2}]})"
+                              << "$.links[0].kind \"wire\"";
+    QTest::newRow("zero beta") << head + R"("links": [{"kind": "pcie", "alpha_us": 1, )"
+                                         R"("beta_GBps": 0}]})"
+                               << "$.links[0].beta_GBps must be positive";
+    QTest::newRow("text alpha") << head + R"("links": [{"kind": "pcie", "alpha_us": "1", )"
+                                          R"("beta_GBps": 3}]})"
+                                << "$.links[0].alpha_us must be a number";
+    QTest::newRow("missing beta") << head + R"("links": [{"kind": "pcie", "alpha_us": 1}]})"
+                                  << "$.links[0].beta_GBps is missing";
+  }
+
+  void badDocumentsNameWhatAndWhere()
+  {
+    QFETCH(QString, text);
+    QFETCH(QString, expected);
+    const CalibrationReadResult read = readCalibrationJson(text.toStdString());
+    QVERIFY(!read.calibration);
+    QVERIFY2(read.error.find(expected.toStdString()) != std::string::npos, read.error.c_str());
+  }
+
+  void applyingChangesTheSimulation()
+  {
+    // A big ring is bandwidth-bound: doubling β halves its time (less the α part).
+    const std::int64_t bytes = 256 << 20;
+    const double slow = ringTime(twoKinds(10), bytes);
+    const double fast = ringTime(twoKinds(20), bytes);
+    QVERIFY(slow > 0 && fast > 0);
+    const double bandwidthTerm = 2.0 * 7 / 8 * static_cast<double>(bytes) / 10e3;
+    QVERIFY(std::abs((slow - fast) - bandwidthTerm / 2) < 0.05 * bandwidthTerm / 2);
+    // The calibrated α replaces the link latency: at a tiny size the time follows it.
+    Calibration slowLinks = twoKinds(10);
+    slowLinks.links[0].alphaUs = 400;
+    QVERIFY(ringTime(slowLinks, 1024) > 14 * 400);
+  }
+
+  void applyingSetsLinksAndLocalBandwidth()
+  {
+    Topology topology = *makePresetTopology("2x-dgx-h100", {});
+    SimOptions options;
+    Calibration calibration = twoKinds(30);
+    const std::optional<std::string> error =
+        applyCalibration(calibration, topology, options, Protocol::Simple);
+    // 2x-dgx-h100's NICs reach the network switch over network links the calibration lacks.
+    QVERIFY(error);
+    QVERIFY2(error->find("network (link ") != std::string::npos, error->c_str());
+    QVERIFY2(error->find("has nvlink, pcie") != std::string::npos, error->c_str());
+    QVERIFY2(error->find("(link ") != std::string::npos, error->c_str());
+    QCOMPARE(topology, *makePresetTopology("2x-dgx-h100", {})); // unchanged
+    calibration.links.push_back({LinkKind::Network, 6, 12, 1});
+    QVERIFY(!applyCalibration(calibration, topology, options, Protocol::Simple));
+    for (const TopologyLink& link : topology.links)
+      if (link.kind == LinkKind::Pcie) {
+        QCOMPARE(link.bandwidthGBps, 15.0);
+        QCOMPARE(link.latencyUs, 5.0); // α 10 over a 2-hop route
+      }
+    QCOMPARE(options.localGBps, 20.0);
+    QCOMPARE(*options.localReduceGBps, 10.0);
+    QCOMPARE(options.protocol->hopLatencyUs(HopClass::Pcie), 0.0);
+  }
+
+  void probePrograms()
+  {
+    const Program hop = oneHopProbe(3);
+    QCOMPARE(hop.ngpus, 6);
+    QCOMPARE(hop.gpus[4].threadblocks[0].send, 5);
+    QCOMPARE(hop.gpus[5].threadblocks[0].recv, 4);
+    const Program reduce = localProbe(4, OpType::Reduce);
+    QCOMPARE(reduce.gpus[3].threadblocks[0].steps[0].type, OpType::Reduce);
+  }
+};
+
+QTEST_GUILESS_MAIN(TestCalibration)
+#include "tst_calibration.moc"
