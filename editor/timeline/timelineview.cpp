@@ -11,6 +11,7 @@
 #include <QEvent>
 #include <QPainter>
 #include <QScrollBar>
+#include <QStyle>
 
 #include <algorithm>
 #include <cmath>
@@ -48,6 +49,11 @@ TimelineView::TimelineView(Document* document, QWidget* parent)
     if (const std::optional<CellRef> cell = m_document->selection().cell)
       showCell(*cell);
     viewport()->update();
+  });
+  // A new document starts with the default tool, not a Select left over from the last one.
+  connect(m_document, &Document::replaced, this, [this] {
+    setTool(Tool::Draw);
+    setOperation(TransferOp::Copy);
   });
   m_model.layout().setZoom(1.0);
   rebuild();
@@ -342,6 +348,59 @@ void TimelineView::zoomBy(double factor, const QPoint& anchor)
                                   offset.x());
   verticalScrollBar()->setValue(static_cast<int>(std::lround(fy * layout.contentHeight())) -
                                 offset.y());
+  emit viewSettingsChanged();
+}
+
+void TimelineView::fitToWindow()
+{
+  // The viewport without scroll bars, less room for a vertical one (rows that do not fit
+  // scroll) and the slack updateScrollBars() leaves below the last row.
+  const QSize room = maximumViewportSize();
+  const int width = room.width() - m_header.left() -
+                    style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, this);
+  const int height = room.height() - m_header.top - 4;
+  if (width <= 0 || height <= 0)
+    return;
+  setZoom(fittingZoom(width, height));
+  horizontalScrollBar()->setValue(0);
+  verticalScrollBar()->setValue(0);
+}
+
+double TimelineView::fittingZoom(int width, int height)
+{
+  // Metrics are rounded per zoom: scale, then step down until the rounded layout fits.
+  TimelineLayout& layout = m_model.layout();
+  const double start = layout.zoom();
+  const auto shrink = [](double zoom) { return std::max(TimelineLayout::kMinZoom, zoom * 0.97); };
+  double zoom = start * width / std::max(1, layout.contentWidth());
+  layout.setZoom(zoom);
+  while (layout.zoom() > TimelineLayout::kMinZoom && layout.contentWidth() > width)
+    layout.setZoom(shrink(layout.zoom()));
+  zoom = layout.zoom();
+  m_model.relayout(m_collapse);
+  if (layout.contentHeight() > height) {
+    // Rows too, unless their labels would become unreadable: then the rows scroll.
+    layout.setZoom(zoom * height / std::max(1, layout.contentHeight()));
+    m_model.relayout(m_collapse);
+    while (layout.zoom() > TimelineLayout::kMinZoom && layout.contentHeight() > height)
+      layout.setZoom(shrink(layout.zoom()));
+    // Back up to the smallest zoom with legible rows (never past the width's zoom).
+    while (layout.rowHeight() < kMinFitRowHeight && layout.zoom() < zoom)
+      layout.setZoom(std::min(zoom, layout.zoom() / 0.97));
+    zoom = std::min(zoom, layout.zoom());
+  }
+  layout.setZoom(start);
+  m_model.relayout(m_collapse);
+  return zoom;
+}
+
+void TimelineView::setCompactRows(bool compact)
+{
+  if (compact == compactRows())
+    return;
+  m_model.layout().setCompactRows(compact);
+  relayout();
+  emit viewSettingsChanged();
 }
 
 void TimelineView::setRankCollapsed(int rank, bool collapsed)

@@ -27,3 +27,7 @@ if(TARGET cs_examples)
     CSTUDIO_EXAMPLES_DIR="${PROJECT_BINARY_DIR}/packaging/examples")
   add_dependencies(tst_userguide cs_examples)
 endif()
+# View › Fit Timeline to Window, Compact Rows, and the zoom remembered per document.
+cstudio_add_test(tst_timelineroom SOURCES app/window/tst_timelineroom.cpp LIBS cs::app)
+# Tool shortcuts wherever the focus is, text fields' own undo, default tools in new documents.
+cstudio_add_test(tst_focusshortcuts SOURCES app/window/tst_focusshortcuts.cpp LIBS cs::app)
