@@ -37,7 +37,6 @@ TimelineView::TimelineView(Document* document, QWidget* parent)
   setFrameShape(QFrame::NoFrame);
   viewport()->setMouseTracking(true);
   viewport()->setAttribute(Qt::WA_OpaquePaintEvent);
-  m_header = headerMetrics(font());
   createActions();
   connect(m_document, &Document::analysisChanged, this, &TimelineView::rebuild);
   connect(m_document, &Document::selectionChanged, this, [this] {
@@ -56,6 +55,7 @@ TimelineView::TimelineView(Document* document, QWidget* parent)
     setOperation(TransferOp::Copy);
   });
   m_model.layout().setZoom(1.0);
+  updateHeader();
   rebuild();
 }
 
@@ -92,6 +92,7 @@ void TimelineView::rebuild()
   m_playback = derivePlayback(m_model, m_marks);
   m_cursorRow = std::clamp(m_cursorRow, 0, std::max(0, m_model.states().rowCount() - 1));
   m_cursorColumn = std::clamp(m_cursorColumn, 0, m_model.columnCount() - 1);
+  updateHeader();
   updateScrollBars();
   viewport()->update();
 }
@@ -120,8 +121,14 @@ void TimelineView::setPlaybackMarks(const PlaybackMarks& marks)
 void TimelineView::relayout()
 {
   m_model.relayout(m_collapse);
+  updateHeader();
   updateScrollBars();
   viewport()->update();
+}
+
+void TimelineView::updateHeader()
+{
+  m_header = headerMetrics(font(), m_model.layout().rowHeight());
 }
 
 void TimelineView::updateScrollBars()
@@ -356,12 +363,23 @@ void TimelineView::fitToWindow()
   // The viewport without scroll bars, less room for a vertical one (rows that do not fit
   // scroll) and the slack updateScrollBars() leaves below the last row.
   const QSize room = maximumViewportSize();
-  const int width = room.width() - m_header.left() -
-                    style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, this);
+  const int width = room.width() - style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, this);
   const int height = room.height() - m_header.top - 4;
-  if (width <= 0 || height <= 0)
+  // Rows too low for their names drop the header's buffer and chunk columns (updateHeader):
+  // fit with the header the fitted rows will have.
+  const HeaderMetrics full = headerMetrics(font());
+  const HeaderMetrics narrow = headerMetrics(font(), 0);
+  if (width - full.left() <= 0 || height <= 0)
     return;
-  setZoom(fittingZoom(width, height));
+  const QFontMetrics metrics(font());
+  const auto named = [&](double zoom) {
+    TimelineLayout probe = m_model.layout();
+    probe.setZoom(zoom);
+    return rowHeaderText(probe.rowHeight(), metrics);
+  };
+  const double withNames = fittingZoom(width - full.left(), height);
+  const double withoutNames = fittingZoom(width - narrow.left(), height);
+  setZoom(named(withNames) || named(withoutNames) ? withNames : withoutNames);
   horizontalScrollBar()->setValue(0);
   verticalScrollBar()->setValue(0);
 }
@@ -493,7 +511,7 @@ void TimelineView::scrollContentsBy(int, int)
 void TimelineView::changeEvent(QEvent* event)
 {
   if (event->type() == QEvent::FontChange) {
-    m_header = headerMetrics(font());
+    updateHeader();
     updateScrollBars();
   }
   QAbstractScrollArea::changeEvent(event);

@@ -169,6 +169,8 @@ private:
   void rebuild();
   void relayout();
   void updateScrollBars();
+  /// The header's size for the font and the current row height.
+  void updateHeader();
   TimelinePaintState paintState() const;
   QPoint contentOrigin() const; ///< viewport position of content (0, 0)
   Hit hitTest(const QPoint& pos) const;

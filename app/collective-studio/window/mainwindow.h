@@ -80,6 +80,9 @@ struct MainWindowOptions {
   bool restoreLayout = true;
   /// Add opened and saved files to Open Recent (off for --screenshot).
   bool recordRecentFiles = true;
+  /// Remember the timeline's zoom and compact rows per document in QSettings and restore them
+  /// when it is opened again (off for --screenshot: pictures show the defaults, leave no trace).
+  bool rememberViewSettings = true;
 };
 
 class MainWindow : public QMainWindow

@@ -100,9 +100,11 @@ bool worksAnywhere(const QKeySequence& key)
 }
 
 /// Where a document's timeline settings are kept: by its absolute file path, else by its
-/// library name; empty for a new document (nothing to remember it by).
-QString timelineSettingsKey(const DocumentOrigin& origin)
+/// library name; empty for a new document (nothing to remember it by) or when `remember` is off.
+QString timelineSettingsKey(const DocumentOrigin& origin, bool remember)
 {
+  if (!remember)
+    return {};
   QString id;
   if (!origin.filePath.isEmpty())
     id = QFileInfo(origin.filePath).absoluteFilePath();
@@ -144,7 +146,7 @@ void MainWindow::addWindowViewActions(QMenu* view)
   connect(m_document, &Document::replaced, this, &MainWindow::restoreTimelineSettings);
   // Save As: the same view settings, now remembered under the new file too.
   connect(m_document, &Document::originChanged, this, [this] {
-    const QString key = timelineSettingsKey(m_document->origin());
+    const QString key = timelineSettingsKey(m_document->origin(), m_options.rememberViewSettings);
     if (key == m_timelineSettingsKey)
       return;
     m_timelineSettingsKey = key;
@@ -167,7 +169,7 @@ void MainWindow::storeTimelineSettings()
 
 void MainWindow::restoreTimelineSettings()
 {
-  m_timelineSettingsKey = timelineSettingsKey(m_document->origin());
+  m_timelineSettingsKey = timelineSettingsKey(m_document->origin(), m_options.rememberViewSettings);
   QSettings settings;
   double zoom = 1.0;
   bool compact = false;

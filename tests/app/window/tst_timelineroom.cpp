@@ -80,7 +80,7 @@ int TestTimelineRoom::visibleColumns() const
 {
   const TimelineView* view = m_window->timelineView();
   const TimelineLayout& layout = view->model().layout();
-  const HeaderMetrics header = headerMetrics(view->font());
+  const HeaderMetrics header = headerMetrics(view->font(), layout.rowHeight());
   const QRect grid(header.left(), header.top, view->viewport()->width() - header.left(),
                    view->viewport()->height() - header.top);
   const int scroll = view->horizontalScrollBar()->value();
