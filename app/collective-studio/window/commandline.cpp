@@ -66,9 +66,7 @@ void addOptions(QCommandLineParser& parser)
        QStringLiteral("US")},
       {QStringLiteral("size"), QStringLiteral("Window size, default 1400x900."),
        QStringLiteral("WxH"), QStringLiteral("1400x900")},
-      {QStringLiteral("fit"),
-       QStringLiteral("Fit the timeline to the window (View > Fit Timeline to Window) once it is "
-                      "laid out, before a --screenshot.")},
+      {QStringLiteral("fit"), QStringLiteral("View > Fit Timeline to Window, once laid out.")},
       {QStringLiteral("dialog"),
        QStringLiteral("With --screenshot: also open this dialog over the window (export, or "
                       "animation: File > Export Animation), "

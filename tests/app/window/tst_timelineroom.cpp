@@ -1,7 +1,7 @@
 // Room for the timeline (issue 17 item 4): View › Fit Timeline to Window puts every step column
 // of an 8-rank ring all-reduce inside the viewport at 1400×900, Compact Rows makes rows smaller
 // with their labels still painted, and the zoom and compact rows come back when the document is
-// opened again (and follow it through Save As).
+// opened again (and follow it through Save As), except in windows made for screenshots.
 
 #include "window/mainwindow.h"
 
@@ -33,6 +33,7 @@ private slots:
   void compactRowsAreSmallerAndLabelled();
   void zoomIsRememberedPerDocument();
   void saveAsKeepsTheZoom();
+  void screenshotWindowsRememberNothing();
 
 private:
   QAction* action(const QString& name) const;
@@ -192,6 +193,28 @@ void TestTimelineRoom::saveAsKeepsTheZoom()
   QCOMPARE(view->zoom(), 1.0);
   QVERIFY(m_window->openFile(saved).isEmpty());
   QCOMPARE(view->zoom(), 0.8);
+}
+
+void TestTimelineRoom::screenshotWindowsRememberNothing()
+{
+  const QString path = m_dir.filePath("remembered.json");
+  QVERIFY(m_window->saveDesignTo(path).isEmpty());
+  m_window->timelineView()->setZoom(0.7);
+
+  MainWindowOptions options;
+  options.libraryPath = m_dir.filePath("library.sqlite");
+  options.autosave = false;
+  options.restoreLayout = false;
+  options.recordRecentFiles = false;
+  options.rememberViewSettings = false; // as --screenshot makes it
+  MainWindow headless(options);
+  QVERIFY(headless.openFile(path).isEmpty());
+  QCOMPARE(headless.timelineView()->zoom(), 1.0);
+  headless.timelineView()->setZoom(2.0);
+
+  QVERIFY(m_window->newFromAlgorithm("ring-allreduce", 4, "").isEmpty());
+  QVERIFY(m_window->openFile(path).isEmpty());
+  QCOMPARE(m_window->timelineView()->zoom(), 0.7);
 }
 
 QTEST_MAIN(TestTimelineRoom)
