@@ -360,26 +360,32 @@ void TimelineView::zoomBy(double factor, const QPoint& anchor)
 
 void TimelineView::fitToWindow()
 {
-  // The viewport without scroll bars, less room for a vertical one (rows that do not fit
-  // scroll) and the slack updateScrollBars() leaves below the last row.
+  // The viewport without scroll bars, less the slack updateScrollBars() leaves below the rows.
   const QSize room = maximumViewportSize();
-  const int width = room.width() - style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, this);
   const int height = room.height() - m_header.top - 4;
   // Rows too low for their names drop the header's buffer and chunk columns (updateHeader):
   // fit with the header the fitted rows will have.
   const HeaderMetrics full = headerMetrics(font());
   const HeaderMetrics narrow = headerMetrics(font(), 0);
-  if (width - full.left() <= 0 || height <= 0)
+  if (room.width() - full.left() <= 0 || height <= 0)
     return;
   const QFontMetrics metrics(font());
-  const auto named = [&](double zoom) {
+  const auto zoomFor = [&](int width) {
+    const double withNames = fittingZoom(width - full.left(), height);
+    const double withoutNames = fittingZoom(width - narrow.left(), height);
     TimelineLayout probe = m_model.layout();
-    probe.setZoom(zoom);
-    return rowHeaderText(probe.rowHeight(), metrics);
+    probe.setZoom(withNames);
+    const bool named = rowHeaderText(probe.rowHeight(), metrics);
+    probe.setZoom(withoutNames);
+    return named || rowHeaderText(probe.rowHeight(), metrics) ? withNames : withoutNames;
   };
-  const double withNames = fittingZoom(width - full.left(), height);
-  const double withoutNames = fittingZoom(width - narrow.left(), height);
-  setZoom(named(withNames) || named(withoutNames) ? withNames : withoutNames);
+  double zoom = zoomFor(room.width());
+  setZoom(zoom);
+  if (m_model.layout().contentHeight() > height) {
+    // The rows scroll: leave room for the vertical scroll bar.
+    zoom = zoomFor(room.width() - style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, this));
+    setZoom(zoom);
+  }
   horizontalScrollBar()->setValue(0);
   verticalScrollBar()->setValue(0);
 }
@@ -400,8 +406,10 @@ double TimelineView::fittingZoom(int width, int height)
     // Rows too, unless their labels would become unreadable: then the rows scroll.
     layout.setZoom(zoom * height / std::max(1, layout.contentHeight()));
     m_model.relayout(m_collapse);
-    while (layout.zoom() > TimelineLayout::kMinZoom && layout.contentHeight() > height)
+    while (layout.zoom() > TimelineLayout::kMinZoom && layout.contentHeight() > height) {
       layout.setZoom(shrink(layout.zoom()));
+      m_model.relayout(m_collapse);
+    }
     // Back up to the smallest zoom with legible rows (never past the width's zoom).
     while (layout.rowHeight() < kMinFitRowHeight && layout.zoom() < zoom)
       layout.setZoom(std::min(zoom, layout.zoom() / 0.97));
