@@ -60,6 +60,9 @@ PY
 "$cli" simulate "$work/ring8.json" -b 64M --trace "$work/ring8-trace.json" >/dev/null
 shot "$out/guide-replay.png" --view playback --size 1400x860 --trace "$work/ring8-trace.json" \
   --at 455 "$work/ring8.json"
+# The same 8-rank ring fitted to a 1400×900 window (View › Fit Timeline to Window).
+"$studio" --size 1400x900 --screenshot "$out/guide-timeline-fit.png" --view timeline --fit \
+  "$work/ring8.json"
 
 # 5. Why is my all-reduce slower than the ring? The double binary tree against the ring, 8 ranks
 #    on a DGX H100 at 64 MiB: the simulated run replayed mid-run, its link utilisation, and the

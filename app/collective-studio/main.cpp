@@ -35,6 +35,7 @@
 #include "window/mainwindow.h"
 #include "window/windowicons.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QDockWidget>
 #include <QEventLoop>
@@ -145,6 +146,13 @@ bool activateProblem(MainWindow& window, const QString& text)
   return true;
 }
 
+/// View › Fit Timeline to Window, as the menu does it.
+void fitTimeline(MainWindow& window)
+{
+  if (auto* fit = window.findChild<QAction*>(QStringLiteral("fitTimeline")))
+    fit->trigger();
+}
+
 /// Renders the window into the PNG once it is laid out, and exits with the result.
 int takeScreenshot(QApplication& app, MainWindow& window, const Arguments& args)
 {
@@ -152,8 +160,12 @@ int takeScreenshot(QApplication& app, MainWindow& window, const Arguments& args)
   const QString dialog = args.overDialog;
   // After the first event-loop turn the window is laid out and the views have built what they
   // build lazily; a second turn lets anything they scheduled from there run too.
-  QTimer::singleShot(0, &window, [&window, &app, out, dialog] {
+  QTimer::singleShot(0, &window, [&window, &app, out, dialog, fit = args.fitTimeline] {
     QCoreApplication::processEvents();
+    if (fit) {
+      fitTimeline(window);
+      QCoreApplication::processEvents(); // the scroll bars the fit made unnecessary go
+    }
     QPixmap shot = window.grab();
     if (!dialog.isEmpty())
       paintDialog(window, dialog, shot);
@@ -402,6 +414,7 @@ int main(int argc, char** argv)
   options.restoreLayout = !headless;
   options.autosave = !headless;
   options.recordRecentFiles = !headless;
+  options.rememberViewSettings = !headless;
   MainWindow window(options);
 
   const QString openError = openStartDocument(window, args.file, headless);
@@ -446,6 +459,8 @@ int main(int argc, char** argv)
   }
   if (!args.trace.isEmpty())
     openStartTrace(window, args);
+  if (args.fitTimeline)
+    QTimer::singleShot(0, &window, [&window] { fitTimeline(window); });
   QTimer::singleShot(0, &window, [&window, firstDocument = args.file.isEmpty()] {
     window.offerRecovery();
     // A first start without a file opens the gallery over the example: where to begin.

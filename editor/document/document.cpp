@@ -102,6 +102,7 @@ void Document::reset(DocumentState state, const DocumentOrigin& origin, bool mod
     m_undoStack.setClean();
   }
   emit modifiedChanged(isModified());
+  emit replaced();
   emit originChanged();
   emit selectionChanged();
 }

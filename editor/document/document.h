@@ -94,6 +94,10 @@ signals:
   void selectionChanged();
   void modifiedChanged(bool modified);
   void originChanged();
+  /// reset() replaced the document (New, Open, recovery): views go back to their default tools.
+  /// Emitted after changed() and before originChanged(), so a Save As (originChanged() alone)
+  /// can be told from an Open.
+  void replaced();
 
 private:
   void commit(const ChangeEvent& event);

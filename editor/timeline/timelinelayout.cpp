@@ -5,14 +5,40 @@
 
 namespace cs::editor {
 
+namespace {
+
+// Compact rows keep a line of a slightly smaller font (textScale) with a pixel to spare.
+constexpr double kRowHeight = 22;
+constexpr double kCompactRowHeight = 16;
+constexpr double kCompactTextScale = 0.85;
+
+} // namespace
+
 void TimelineLayout::setZoom(double zoom)
 {
   m_zoom = std::clamp(zoom, kMinZoom, kMaxZoom);
-  m_rowHeight = std::max(3, static_cast<int>(std::lround(22 * m_zoom)));
+  updateMetrics();
+}
+
+void TimelineLayout::setCompactRows(bool compact)
+{
+  m_compact = compact;
+  updateMetrics();
+}
+
+double TimelineLayout::textScale() const
+{
+  return std::min(1.0, m_zoom) * (m_compact ? kCompactTextScale : 1.0);
+}
+
+void TimelineLayout::updateMetrics()
+{
+  const double rowHeight = m_compact ? kCompactRowHeight : kRowHeight;
+  m_rowHeight = std::max(3, static_cast<int>(std::lround(rowHeight * m_zoom)));
   m_cellWidth = std::max(8, static_cast<int>(std::lround(62 * m_zoom)));
   m_gap = std::max(6, static_cast<int>(std::lround(34 * m_zoom)));
-  m_rankGap = std::max(2, static_cast<int>(std::lround(6 * m_zoom)));
-  m_bufferGap = m_zoom >= 0.5 ? 2 : 1;
+  m_rankGap = std::max(2, static_cast<int>(std::lround((m_compact ? 3 : 6) * m_zoom)));
+  m_bufferGap = m_zoom >= 0.5 && !m_compact ? 2 : 1;
 }
 
 void TimelineLayout::rebuild(const ChunkStates& states, const CollapseState& collapse, int columns)

@@ -51,6 +51,12 @@ public:
   /// Clamps to [kMinZoom, kMaxZoom]; call rebuild() afterwards.
   void setZoom(double zoom);
   double zoom() const { return m_zoom; }
+  /// Compact rows: a smaller row height and rank gap at the same zoom, so more ranks fit while
+  /// the labels stay legible (textScale()); call rebuild() afterwards.
+  void setCompactRows(bool compact);
+  bool compactRows() const { return m_compact; }
+  /// How much the painter scales the cell font: the zoom below 100%, less in compact rows.
+  double textScale() const;
 
   int rowHeight() const { return m_rowHeight; }
   int cellWidth() const { return m_cellWidth; }
@@ -77,7 +83,10 @@ public:
   std::pair<int, int> spanOf(int dataRow, int count) const;
 
 private:
+  void updateMetrics();
+
   double m_zoom = 1.0;
+  bool m_compact = false;
   int m_rowHeight = 22;
   int m_cellWidth = 62;
   int m_gap = 34;

@@ -25,9 +25,9 @@ void paintTimeline(QPainter& painter, const TimelineModel& model, const Timeline
   f.rows = layout.rowsBetween(state.scroll.y(), state.scroll.y() + f.grid.height());
 
   f.cellFont = state.font;
-  const qreal zoom = layout.zoom();
-  if (zoom < 1 && state.font.pointSizeF() > 0)
-    f.cellFont.setPointSizeF(std::max(6.0, state.font.pointSizeF() * zoom));
+  const qreal scale = layout.textScale();
+  if (scale < 1 && state.font.pointSizeF() > 0)
+    f.cellFont.setPointSizeF(std::max(6.0, state.font.pointSizeF() * scale));
   f.boldCellFont = f.cellFont;
   f.boldCellFont.setBold(true);
   f.headerFont = state.font;

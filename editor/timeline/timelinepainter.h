@@ -9,6 +9,7 @@
 #include "timelinemodel.h"
 
 #include <QFont>
+#include <QFontMetrics>
 #include <QHash>
 #include <QImage>
 #include <QPalette>
@@ -33,6 +34,11 @@ struct HeaderMetrics {
   int left() const { return rankWidth + bufferWidth + chunkWidth; }
 };
 HeaderMetrics headerMetrics(const QFont& font);
+/// The headers for rows `rowHeight` high: without the buffer and chunk columns when the rows
+/// are too low for their names.
+HeaderMetrics headerMetrics(const QFont& font, int rowHeight);
+/// Whether rows `rowHeight` high are high enough to print buffer and chunk names in `metrics`.
+bool rowHeaderText(int rowHeight, const QFontMetrics& metrics);
 
 /// Cell labels laid out once and reused across paints (text layout is most of a cell's cost).
 /// Keyed by value id and whether the row names the chunk; valid for one model generation, zoom

@@ -83,7 +83,7 @@ void paintRowHeader(Frame& f)
   f.p.fillRect(QRect(0, top, h.left(), std::min(height, contentBottom - top)), f.ink.header);
   f.p.setClipRect(QRect(0, top, h.left(), height));
   const QFontMetrics metrics(f.headerFont);
-  const bool rowText = layout.rowHeight() >= metrics.height() - 2;
+  const bool rowText = rowHeaderText(layout.rowHeight(), metrics) && h.chunkWidth > 0;
   const qreal tri = std::clamp(layout.rowHeight() / 5.0, 2.5, 4.0);
 
   // Rank groups: a colour bar along the whole group and a label that stays in view while any
@@ -111,7 +111,7 @@ void paintRowHeader(Frame& f)
       f.p.setPen(f.ink.headerText);
       drawText(f, box.adjusted(14, 0, 0, 0), Qt::AlignLeft,
                QStringLiteral("rank %1").arg(first.rank), 'H');
-      if (collapsed) {
+      if (collapsed && h.chunkWidth > 0) {
         f.p.setPen(f.ink.dimText);
         drawText(f, QRect(h.rankWidth, labelTop, h.bufferWidth + h.chunkWidth - 6, labelHeight),
                  Qt::AlignLeft, QStringLiteral("%1 chunks").arg(first.rowCount), 'h');
@@ -223,6 +223,23 @@ HeaderMetrics headerMetrics(const QFont& font)
   h.bufferWidth = metrics.horizontalAdvance(QStringLiteral("scratch")) + 22;
   h.chunkWidth = metrics.horizontalAdvance(QStringLiteral("s[000]")) + 12;
   return h;
+}
+
+HeaderMetrics headerMetrics(const QFont& font, int rowHeight)
+{
+  HeaderMetrics h = headerMetrics(font);
+  // Rows too low for their buffer and chunk names (paintRowHeaders' rule) leave those columns
+  // empty: give their width to the steps.
+  if (!rowHeaderText(rowHeight, QFontMetrics(font))) {
+    h.bufferWidth = 0;
+    h.chunkWidth = 0;
+  }
+  return h;
+}
+
+bool rowHeaderText(int rowHeight, const QFontMetrics& metrics)
+{
+  return rowHeight >= metrics.height() - 2;
 }
 
 } // namespace cs::editor

@@ -11,6 +11,7 @@
 #include <QEvent>
 #include <QPainter>
 #include <QScrollBar>
+#include <QStyle>
 
 #include <algorithm>
 #include <cmath>
@@ -36,7 +37,6 @@ TimelineView::TimelineView(Document* document, QWidget* parent)
   setFrameShape(QFrame::NoFrame);
   viewport()->setMouseTracking(true);
   viewport()->setAttribute(Qt::WA_OpaquePaintEvent);
-  m_header = headerMetrics(font());
   createActions();
   connect(m_document, &Document::analysisChanged, this, &TimelineView::rebuild);
   connect(m_document, &Document::selectionChanged, this, [this] {
@@ -49,7 +49,13 @@ TimelineView::TimelineView(Document* document, QWidget* parent)
       showCell(*cell);
     viewport()->update();
   });
+  // A new document starts with the default tool, not a Select left over from the last one.
+  connect(m_document, &Document::replaced, this, [this] {
+    setTool(Tool::Draw);
+    setOperation(TransferOp::Copy);
+  });
   m_model.layout().setZoom(1.0);
+  updateHeader();
   rebuild();
 }
 
@@ -86,6 +92,7 @@ void TimelineView::rebuild()
   m_playback = derivePlayback(m_model, m_marks);
   m_cursorRow = std::clamp(m_cursorRow, 0, std::max(0, m_model.states().rowCount() - 1));
   m_cursorColumn = std::clamp(m_cursorColumn, 0, m_model.columnCount() - 1);
+  updateHeader();
   updateScrollBars();
   viewport()->update();
 }
@@ -114,8 +121,14 @@ void TimelineView::setPlaybackMarks(const PlaybackMarks& marks)
 void TimelineView::relayout()
 {
   m_model.relayout(m_collapse);
+  updateHeader();
   updateScrollBars();
   viewport()->update();
+}
+
+void TimelineView::updateHeader()
+{
+  m_header = headerMetrics(font(), m_model.layout().rowHeight());
 }
 
 void TimelineView::updateScrollBars()
@@ -367,6 +380,78 @@ void TimelineView::zoomBy(double factor, const QPoint& anchor)
                                   offset.x());
   verticalScrollBar()->setValue(static_cast<int>(std::lround(fy * layout.contentHeight())) -
                                 offset.y());
+  emit viewSettingsChanged();
+}
+
+void TimelineView::fitToWindow()
+{
+  // The viewport without scroll bars, less the slack updateScrollBars() leaves below the rows.
+  const QSize room = maximumViewportSize();
+  const int height = room.height() - m_header.top - 4;
+  // Rows too low for their names drop the header's buffer and chunk columns (updateHeader):
+  // fit with the header the fitted rows will have.
+  const HeaderMetrics full = headerMetrics(font());
+  const HeaderMetrics narrow = headerMetrics(font(), 0);
+  if (room.width() - full.left() <= 0 || height <= 0)
+    return;
+  const QFontMetrics metrics(font());
+  const auto zoomFor = [&](int width) {
+    const double withNames = fittingZoom(width - full.left(), height);
+    const double withoutNames = fittingZoom(width - narrow.left(), height);
+    TimelineLayout probe = m_model.layout();
+    probe.setZoom(withNames);
+    const bool named = rowHeaderText(probe.rowHeight(), metrics);
+    probe.setZoom(withoutNames);
+    return named || rowHeaderText(probe.rowHeight(), metrics) ? withNames : withoutNames;
+  };
+  double zoom = zoomFor(room.width());
+  setZoom(zoom);
+  if (m_model.layout().contentHeight() > height) {
+    // The rows scroll: leave room for the vertical scroll bar.
+    zoom = zoomFor(room.width() - style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, this));
+    setZoom(zoom);
+  }
+  horizontalScrollBar()->setValue(0);
+  verticalScrollBar()->setValue(0);
+}
+
+double TimelineView::fittingZoom(int width, int height)
+{
+  // Metrics are rounded per zoom: scale, then step down until the rounded layout fits.
+  TimelineLayout& layout = m_model.layout();
+  const double start = layout.zoom();
+  const auto shrink = [](double zoom) { return std::max(TimelineLayout::kMinZoom, zoom * 0.97); };
+  double zoom = start * width / std::max(1, layout.contentWidth());
+  layout.setZoom(zoom);
+  while (layout.zoom() > TimelineLayout::kMinZoom && layout.contentWidth() > width)
+    layout.setZoom(shrink(layout.zoom()));
+  zoom = layout.zoom();
+  m_model.relayout(m_collapse);
+  if (layout.contentHeight() > height) {
+    // Rows too, unless their labels would become unreadable: then the rows scroll.
+    layout.setZoom(zoom * height / std::max(1, layout.contentHeight()));
+    m_model.relayout(m_collapse);
+    while (layout.zoom() > TimelineLayout::kMinZoom && layout.contentHeight() > height) {
+      layout.setZoom(shrink(layout.zoom()));
+      m_model.relayout(m_collapse);
+    }
+    // Back up to the smallest zoom with legible rows (never past the width's zoom).
+    while (layout.rowHeight() < kMinFitRowHeight && layout.zoom() < zoom)
+      layout.setZoom(std::min(zoom, layout.zoom() / 0.97));
+    zoom = std::min(zoom, layout.zoom());
+  }
+  layout.setZoom(start);
+  m_model.relayout(m_collapse);
+  return zoom;
+}
+
+void TimelineView::setCompactRows(bool compact)
+{
+  if (compact == compactRows())
+    return;
+  m_model.layout().setCompactRows(compact);
+  relayout();
+  emit viewSettingsChanged();
 }
 
 void TimelineView::setRankCollapsed(int rank, bool collapsed)
@@ -459,7 +544,7 @@ void TimelineView::scrollContentsBy(int, int)
 void TimelineView::changeEvent(QEvent* event)
 {
   if (event->type() == QEvent::FontChange) {
-    m_header = headerMetrics(font());
+    updateHeader();
     updateScrollBars();
   }
   QAbstractScrollArea::changeEvent(event);

@@ -119,6 +119,14 @@ public:
   /// 1.0 is 100%; clamped to TimelineLayout::kMinZoom .. kMaxZoom.
   double zoom() const { return m_model.layout().zoom(); }
   void setZoom(double zoom);
+  /// Zooms so that every step column fits the viewport's width and, as long as rows stay
+  /// legible (kMinFitRowHeight), every row its height; then scrolls to the start.
+  void fitToWindow();
+  /// Compact rows: a smaller row height at the same zoom (TimelineLayout::setCompactRows).
+  void setCompactRows(bool compact);
+  bool compactRows() const { return m_model.layout().compactRows(); }
+  /// Rows are not shrunk below this many pixels to fit the height (labels need it).
+  static constexpr int kMinFitRowHeight = 11;
   /// Folds `rank`'s rows into one summary row (arrows then end on it), or unfolds them.
   void setRankCollapsed(int rank, bool collapsed);
   bool isRankCollapsed(int rank) const { return m_collapse.ranks.contains(rank); }
@@ -151,6 +159,9 @@ signals:
 
   /// A sentence for the status bar: what a clipboard edit did, or why it did nothing.
   void statusMessage(const QString& message);
+
+  /// The zoom or the compact rows changed (the window remembers them per document).
+  void viewSettingsChanged();
 
 protected:
   void paintEvent(QPaintEvent* event) override;
@@ -195,6 +206,8 @@ private:
   void rebuild();
   void relayout();
   void updateScrollBars();
+  /// The header's size for the font and the current row height.
+  void updateHeader();
   TimelinePaintState paintState() const;
   QPoint contentOrigin() const; ///< viewport position of content (0, 0)
   Hit hitTest(const QPoint& pos) const;
@@ -214,6 +227,7 @@ private:
   void moveCursor(int rows, int columns);
   void openReplicateDialog();
   void zoomBy(double factor, const QPoint& anchor);
+  double fittingZoom(int width, int height);
   TransferOp effectiveOperation(Qt::KeyboardModifiers modifiers) const;
   void createClipboardActions();
   std::vector<Transfer> selectedTransfers() const;

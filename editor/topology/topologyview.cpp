@@ -122,6 +122,8 @@ TopologyView::TopologyView(Document* document, QWidget* parent)
   connect(m_document, &Document::changed, this, &TopologyView::followDocument);
   connect(m_document, &Document::analysisChanged, this, &TopologyView::updateOverlays);
   connect(m_document, &Document::selectionChanged, this, &TopologyView::applyDocumentSelection);
+  // A new document starts with the default tool (Select), not the last one's.
+  connect(m_document, &Document::replaced, this, [this] { setTool(Tool::Select); });
   connect(m_scene, &QGraphicsScene::selectionChanged, this, &TopologyView::sceneSelectionChanged);
 
   m_autoFit = m_document->topology().has_value();

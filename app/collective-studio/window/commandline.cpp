@@ -66,6 +66,7 @@ void addOptions(QCommandLineParser& parser)
        QStringLiteral("US")},
       {QStringLiteral("size"), QStringLiteral("Window size, default 1400x900."),
        QStringLiteral("WxH"), QStringLiteral("1400x900")},
+      {QStringLiteral("fit"), QStringLiteral("View > Fit Timeline to Window, once laid out.")},
       {QStringLiteral("dialog"),
        QStringLiteral("With --screenshot: also open this dialog over the window (export, or "
                       "animation: File > Export Animation), "
@@ -303,6 +304,7 @@ bool parseArguments(Arguments& args)
   args.viewSet = parser.isSet(QStringLiteral("view"));
   args.size = *size;
   args.sizeSet = parser.isSet(QStringLiteral("size"));
+  args.fitTimeline = parser.isSet(QStringLiteral("fit"));
   if (args.sizeSet) // else the animation's own default, 1280x720
     args.animation.size = *size;
   if (dialog == QLatin1String("export") || dialog == QLatin1String("animation"))

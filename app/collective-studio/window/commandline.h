@@ -29,6 +29,7 @@ struct Arguments {
   bool viewSet = false;
   QSize size;
   bool sizeSet = false;
+  bool fitTimeline = false; ///< --fit: View › Fit Timeline to Window once laid out
   QString overDialog;       ///< --dialog export|animation: painted over the window
   bool runDock = false;     ///< --dialog run: the Run dock shown
   bool sweepWindow = false; ///< --dialog sweep: the Benchmark Sweep window

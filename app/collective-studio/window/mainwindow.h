@@ -15,7 +15,8 @@
 // recent files, recovery), mainwindowreplay.cpp and mainwindowreplayopen.cpp (the Replay menu,
 // stored runs, dropped files), mainwindowhelp.cpp (About, the diagnostics reference),
 // mainwindowteach.cpp (the Teach menu: gallery and teaching mode), mainwindowclipboard.cpp (the
-// timeline's Cut, Copy, Paste, Duplicate in the Edit menu). Start there when adding a command.
+// timeline's Cut, Copy, Paste, Duplicate in the Edit menu), mainwindowview.cpp (fitting the
+// timeline, its zoom per document, keys wherever the focus is). Start there when adding a command.
 
 #include "model/dialect.h"
 
@@ -79,6 +80,9 @@ struct MainWindowOptions {
   bool restoreLayout = true;
   /// Add opened and saved files to Open Recent (off for --screenshot).
   bool recordRecentFiles = true;
+  /// Remember the timeline's zoom and compact rows per document in QSettings and restore them
+  /// when it is opened again (off for --screenshot: pictures show the defaults, leave no trace).
+  bool rememberViewSettings = true;
 };
 
 class MainWindow : public QMainWindow
@@ -283,6 +287,15 @@ private:
   /// File › Export Animation…: the dialog, then exportAnimationTo.
   void exportAnimationFromDialog();
 
+  // mainwindowview.cpp
+  /// Adds View › Fit Timeline to Window and Compact Rows to `view`, remembers the timeline's
+  /// zoom per document, and lets text fields keep Ctrl+Z only while they can undo.
+  void addWindowViewActions(QMenu* view);
+  void storeTimelineSettings();
+  void restoreTimelineSettings();
+  /// The shown view's letter and Ctrl shortcuts act wherever the focus is in the window.
+  void promoteViewShortcuts();
+
   // mainwindowhelp.cpp
   void showAbout();
   void showDiagnosticsReference();
@@ -320,6 +333,10 @@ private:
   QAction* m_teachingAction = nullptr;
   RecentFiles* m_recentFiles = nullptr;
   std::function<UnsavedAnswer()> m_unsavedPrompt;
+  QAction* m_fitTimeline = nullptr;
+  QAction* m_compactRows = nullptr;
+  QString m_timelineSettingsKey; ///< QSettings group of the document's timeline zoom
+  bool m_restoringTimeline = false;
 };
 
 } // namespace cs::editor

@@ -224,6 +224,7 @@ void MainWindow::createMenus()
   view->addAction(m_problemsDock->toggleViewAction());
   view->addAction(m_runDock->toggleViewAction());
   view->addSeparator();
+  addWindowViewActions(view);
   view->addAction(a.resetLayout);
 
   // Filled with the current view's own actions (see updateViewActions).
@@ -306,6 +307,7 @@ void MainWindow::updateViewActions()
   m_viewToolBar->clear();
   m_viewToolBar->addActions(actions);
   m_viewToolBar->setVisible(!actions.isEmpty());
+  promoteViewShortcuts();
 
   m_viewToolsMenu->clear();
   m_viewToolsMenu->addActions(actions);

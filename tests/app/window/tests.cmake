@@ -45,3 +45,7 @@ if(TARGET cs_examples)
 endif()
 # Cut, Copy, Paste and Duplicate of transfers in the Edit menu, between windows, in the status bar.
 cstudio_add_test(tst_windowclipboard SOURCES app/window/tst_windowclipboard.cpp LIBS cs::app)
+# View › Fit Timeline to Window, Compact Rows, and the zoom remembered per document.
+cstudio_add_test(tst_timelineroom SOURCES app/window/tst_timelineroom.cpp LIBS cs::app)
+# Tool shortcuts wherever the focus is, text fields' own undo, default tools in new documents.
+cstudio_add_test(tst_focusshortcuts SOURCES app/window/tst_focusshortcuts.cpp LIBS cs::app)
