@@ -30,6 +30,15 @@ void drawMark(QPainter& p, const QRectF& box, bool ok)
   }
 }
 
+/// A cell after the step being predicted: plain, because its contents would give the answer
+/// away (a chunk the step writes often keeps its value in the next columns).
+void drawFutureCell(Frame& f, const QRect& cell)
+{
+  f.p.fillRect(cell, f.ink.base);
+  f.p.setPen(QPen(f.ink.line, 1, Qt::DotLine));
+  f.p.drawRect(cell.adjusted(0, 0, -1, -1));
+}
+
 /// A cell whose next contents the student is predicting: a question mark on a plain cell.
 void drawConcealedCell(Frame& f, const QRect& cell)
 {
@@ -48,6 +57,10 @@ void drawChunkCell(Frame& f, const QRect& r, int dataRow, int column)
     // Past the memory budget (pathological schedules): say "unknown", not "uninitialised".
     f.p.fillRect(cell, f.ink.header);
     f.p.fillRect(cell, QBrush(f.ink.line, Qt::DiagCrossPattern));
+    return;
+  }
+  if (f.state.concealedColumn >= 0 && column > f.state.concealedColumn) {
+    drawFutureCell(f, cell);
     return;
   }
   const CellValue value = states.value(dataRow, column);

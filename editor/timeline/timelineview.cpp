@@ -317,6 +317,9 @@ QString TimelineView::toolTipAt(const QPoint& pos) const
   if (concealedRowAt(hit) >= 0)
     return tr("<b>%1</b> %2: hidden until predicted; click it to choose what it will hold")
         .arg(refText(chunk.ref), when);
+  if (m_concealedStep && hit.column > *m_concealedStep + 1)
+    return tr("<b>%1</b> %2: not shown until the step being predicted is revealed")
+        .arg(refText(chunk.ref), when);
   QString text =
       QStringLiteral("<b>%1</b> %2<br>%3")
           .arg(refText(chunk.ref), when,

@@ -188,7 +188,7 @@ void MainWindow::createEditAndViewActions()
   a.about->setMenuRole(QAction::AboutRole);
   connect(a.about, &QAction::triggered, this, &MainWindow::showAbout);
   a.diagnostics = new QAction(tr("&Diagnostics Reference"), this);
-  a.diagnostics->setShortcuts(QKeySequence::keyBindings(QKeySequence::HelpContents));
+  a.diagnostics->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F1)); // F1 is the User Guide
   connect(a.diagnostics, &QAction::triggered, this, &MainWindow::showDiagnosticsReference);
 }
 

@@ -49,7 +49,7 @@ void MainWindow::addTeachMenu()
   connect(m_teachingAction, &QAction::toggled, this, &MainWindow::setTeachingMode);
   teach->addSeparator();
   QAction* present = teach->addAction(tr("&Presentation Mode"));
-  present->setShortcut(QKeySequence(Qt::Key_F5));
+  present->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5)); // F5 is Run…, as in IDEs
   present->setStatusTip(tr("Full screen, large type, high contrast: the topology, the timeline "
                            "and the narration (Esc leaves, D switches light and dark)"));
   connect(present, &QAction::triggered, this,

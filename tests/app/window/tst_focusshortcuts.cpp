@@ -15,6 +15,8 @@
 #include "topology/topologyview.h"
 
 #include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
@@ -40,6 +42,8 @@ private slots:
   void textFieldsKeepLettersAndUndo();
   void ctrlZInAFieldWithNothingToUndoUndoesTheDocument();
   void newDocumentStartsWithDefaultTools();
+  void noWindowShortcutIsBoundTwice_data();
+  void noWindowShortcutIsBoundTwice();
 
 private:
   /// A widget of the window that takes the keyboard focus, by where it is.
@@ -226,6 +230,49 @@ void TestFocusShortcuts::newDocumentStartsWithDefaultTools()
   timeline->setTool(TimelineView::Tool::Select);
   m_window->document()->undoStack()->undo();
   QCOMPARE(timeline->tool(), TimelineView::Tool::Select);
+}
+
+void TestFocusShortcuts::noWindowShortcutIsBoundTwice_data()
+{
+  QTest::addColumn<int>("view");
+  QTest::newRow("Topology") << static_cast<int>(MainWindow::View::Topology);
+  QTest::newRow("Timeline") << static_cast<int>(MainWindow::View::Timeline);
+  QTest::newRow("Program") << static_cast<int>(MainWindow::View::Program);
+}
+
+// Two window-wide actions with one key make Qt call the key ambiguous and do neither (F5 was
+// once both Replay › Run… and Teach › Presentation Mode).
+void TestFocusShortcuts::noWindowShortcutIsBoundTwice()
+{
+  QFETCH(int, view);
+  m_window->showView(static_cast<MainWindow::View>(view));
+  QCoreApplication::processEvents();
+  QMap<QKeySequence, QString> owner;
+  std::vector<QMenu*> menus;
+  for (QAction* top : m_window->menuBar()->actions()) {
+    if (top->menu())
+      menus.push_back(top->menu());
+  }
+  while (!menus.empty()) {
+    QMenu* menu = menus.back();
+    menus.pop_back();
+    for (QAction* action : menu->actions()) {
+      if (action->menu())
+        menus.push_back(action->menu());
+      const bool windowWide = action->shortcutContext() == Qt::WindowShortcut ||
+                              action->shortcutContext() == Qt::ApplicationShortcut;
+      if (!windowWide || !action->isEnabled())
+        continue;
+      for (const QKeySequence& key : action->shortcuts()) {
+        const QString name = menu->title() + QLatin1String(" › ") + action->text();
+        QVERIFY2(!owner.contains(key) || owner[key] == name,
+                 qPrintable(key.toString() + QLatin1String(": ") + owner[key] +
+                            QLatin1String(" and ") + name));
+        owner[key] = name;
+      }
+    }
+  }
+  QVERIFY(owner.contains(QKeySequence(Qt::Key_F5)));
 }
 
 QTEST_MAIN(TestFocusShortcuts)

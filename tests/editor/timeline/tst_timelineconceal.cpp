@@ -1,6 +1,7 @@
 // Teaching's predict exercise on the timeline (issue 19 item 4): concealing a step hides exactly
-// the cells that step writes (their column shows "?"), leaves every other cell as it was, and
-// showing it again restores the picture.
+// the cells that step writes (their column shows "?"), leaves the other cells of that column and
+// the earlier ones as they were, blanks every later column (a written chunk often keeps its value
+// there, which would give the answer away), and showing it again restores the picture.
 
 #include "timeline/timelineview.h"
 
@@ -51,12 +52,23 @@ void TestTimelineConceal::hidesExactlyTheCellsTheStepWrites()
   const QImage shownWritten = cellImage(written.front(), kStep + 1);
   const QImage shownUntouched = cellImage(untouched, kStep + 1);
   const QImage shownNextColumn = cellImage(written.front(), kStep + 2);
+  const QImage shownUntouchedLater = cellImage(untouched, kStep + 3);
+  const QImage shownEarlier = cellImage(written.front(), kStep);
 
   view.setConcealedStep(kStep);
   QCOMPARE(view.concealedStep(), std::optional<int>(kStep));
   QVERIFY(cellImage(written.front(), kStep + 1) != shownWritten);
   QCOMPARE(cellImage(untouched, kStep + 1), shownUntouched);
-  QCOMPARE(cellImage(written.front(), kStep + 2), shownNextColumn);
+  QCOMPARE(cellImage(written.front(), kStep), shownEarlier);
+  // Later columns are blank, written or not: no content fill and no label.
+  for (const QImage& later :
+       {cellImage(written.front(), kStep + 2), cellImage(untouched, kStep + 3)}) {
+    const QColor middle = later.pixelColor(later.width() / 2, later.height() / 2);
+    for (int x = 2; x < later.width() - 2; ++x)
+      QCOMPARE(later.pixelColor(x, later.height() / 2), middle);
+  }
+  QVERIFY(cellImage(written.front(), kStep + 2) != shownNextColumn);
+  QVERIFY(cellImage(untouched, kStep + 3) != shownUntouchedLater);
   // Nothing of the contents shows through: the cell's middle is the plain background with the
   // question mark, never the contents' fill colour.
   const QImage concealed = cellImage(written.front(), kStep + 1);
@@ -65,6 +77,8 @@ void TestTimelineConceal::hidesExactlyTheCellsTheStepWrites()
 
   view.setConcealedStep(std::nullopt);
   QCOMPARE(cellImage(written.front(), kStep + 1), shownWritten);
+  QCOMPARE(cellImage(written.front(), kStep + 2), shownNextColumn);
+  QCOMPARE(cellImage(untouched, kStep + 3), shownUntouchedLater);
 }
 
 QTEST_MAIN(TestTimelineConceal)
