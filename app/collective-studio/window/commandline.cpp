@@ -68,7 +68,8 @@ void addOptions(QCommandLineParser& parser)
        QStringLiteral("WxH"), QStringLiteral("1400x900")},
       {QStringLiteral("dialog"),
        QStringLiteral("With --screenshot: also open this dialog over the window (export, or "
-                      "animation: File > Export Animation), "
+                      "animation: File > Export Animation; replace-topology: the question a "
+                      "double click on the Library's dgx-h100 asks), "
                       "show the Run dock (run), screenshot the Benchmark Sweep window after "
                       "a sweep of 1 KiB..4 MiB on the simulator and the CPU (sweep), "
                       "Help > About alone (about), Teach > Gallery alone (gallery), teaching "
@@ -279,6 +280,7 @@ bool parseArguments(Arguments& args)
   const QString dialog = parser.value(QStringLiteral("dialog"));
   const QStringList dialogs = {QStringLiteral("export"),
                                QStringLiteral("animation"),
+                               QStringLiteral("replace-topology"),
                                QStringLiteral("run"),
                                QStringLiteral("sweep"),
                                QStringLiteral("about"),
@@ -301,7 +303,8 @@ bool parseArguments(Arguments& args)
   args.sizeSet = parser.isSet(QStringLiteral("size"));
   if (args.sizeSet) // else the animation's own default, 1280x720
     args.animation.size = *size;
-  if (dialog == QLatin1String("export") || dialog == QLatin1String("animation"))
+  if (dialog == QLatin1String("export") || dialog == QLatin1String("animation") ||
+      dialog == QLatin1String("replace-topology"))
     args.overDialog = dialog;
   args.runDock = dialog == QLatin1String("run");
   args.sweepWindow = dialog == QLatin1String("sweep");

@@ -29,7 +29,7 @@ struct Arguments {
   bool viewSet = false;
   QSize size;
   bool sizeSet = false;
-  QString overDialog;       ///< --dialog export|animation: painted over the window
+  QString overDialog;       ///< --dialog export|animation|replace-topology: painted over it
   bool runDock = false;     ///< --dialog run: the Run dock shown
   bool sweepWindow = false; ///< --dialog sweep: the Benchmark Sweep window
   bool aboutBox = false;    ///< --dialog about: Help › About alone

@@ -27,3 +27,7 @@ if(TARGET cs_examples)
     CSTUDIO_EXAMPLES_DIR="${PROJECT_BINARY_DIR}/packaging/examples")
   add_dependencies(tst_userguide cs_examples)
 endif()
+# One name per algorithm (start document, XML, library), Save As naming, the library example's
+# topology, and the question before a Library topology replaces the document's.
+cstudio_add_test(tst_documentnames SOURCES app/window/tst_documentnames.cpp LIBS cs::app)
+cstudio_test_uses_cli(tst_documentnames)
