@@ -17,9 +17,9 @@ makeReplaceTopologyQuestion(const QString& current, const QString& replacement, 
                    : QObject::tr("Replace the document's topology '%1' with '%2'?")
                          .arg(current, replacement));
   box->setInformativeText(
-      QObject::tr("The algorithm is then checked against '%1'. Edit › Undo brings the current "
-                  "topology back.")
-          .arg(replacement));
+      QObject::tr("The algorithm is then checked against '%1'. Edit\u00a0›\u00a0Undo brings "
+                  "'%2' back.")
+          .arg(replacement, current.isEmpty() ? QObject::tr("the current topology") : current));
   QPushButton* replace = box->addButton(QObject::tr("Replace"), QMessageBox::AcceptRole);
   box->addButton(QMessageBox::Cancel);
   box->setDefaultButton(replace);
