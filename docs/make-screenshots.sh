@@ -47,6 +47,8 @@ shot "$out/guide-deadlock.png" --view program --activate-problem 0 "$work/ring-d
 
 # 3. Exporting for a runtime.
 shot "$out/guide-export.png" --view timeline --dialog export "$work/ring.xml"
+# The question a Library topology asks before it replaces the start document's 4-GPU ring.
+shot "$out/guide-replace-topology.png" --view topology --dialog replace-topology
 # 4. Replaying a run: an 8-rank ring simulated on a DGX H100, late in its last slice. The design
 #    document carries the topology, so the replay routes messages over it.
 "$cli" generate ring-allreduce --ranks 8 -o "$work/ring8.json" >/dev/null

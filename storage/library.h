@@ -20,6 +20,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace cs::storage {
@@ -153,5 +154,10 @@ private:
 /// The examples a new library is seeded with: every classic-algorithm catalogue entry at 8 ranks
 /// (and the ring all-reduce at 4), lowered for the current executor, with its design document.
 std::vector<SaveRequest> exampleRequests();
+
+/// The topology preset an example runs on (the start document uses it too): the ring algorithms
+/// on a ring of their ranks ("ring-4"), the others on a DGX H100 at 8 ranks and fully connected
+/// GPUs otherwise, so every exchange has a route.
+std::string exampleTopologyPreset(std::string_view key, int ranks);
 
 } // namespace cs::storage

@@ -7,6 +7,7 @@
 #include "compile/lower.h"
 #include "io/designdocument.h"
 #include "io/mscclxmlwriter.h"
+#include "model/topologypresets.h"
 
 #include <algorithm>
 
@@ -42,10 +43,11 @@ std::optional<SaveRequest> exampleRequest(const AlgorithmInfo& info, int ranks)
 
   DesignDocument document;
   document.schedule = *generated.schedule;
+  document.topology = makePresetTopology(exampleTopologyPreset(info.key, ranks));
   document.notes = std::string(info.explanation);
 
   SaveRequest request;
-  request.name = std::string(info.key) + "-" + std::to_string(ranks);
+  request.name = generated.schedule->name; // one name: the library's is the algorithm's
   request.provenance = Provenance::Generated;
   request.tags = std::vector<std::string>{"example", "classic", std::string(info.key)};
   request.notes = std::string(info.title) + " on " + std::to_string(ranks) + " ranks. " +
@@ -58,6 +60,13 @@ std::optional<SaveRequest> exampleRequest(const AlgorithmInfo& info, int ranks)
 }
 
 } // namespace
+
+std::string exampleTopologyPreset(std::string_view key, int ranks)
+{
+  if (key.starts_with("ring-"))
+    return "ring-" + std::to_string(ranks);
+  return ranks == 8 ? "dgx-h100" : "fully-connected-" + std::to_string(ranks);
+}
 
 std::vector<SaveRequest> exampleRequests()
 {

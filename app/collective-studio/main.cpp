@@ -14,6 +14,7 @@
 
 #include "compare/comparewindow.h"
 #include "document/document.h"
+#include "library.h"
 #include "model/topologypresets.h"
 #include "panels/problemspanel.h"
 #include "replaywindow.h"
@@ -33,6 +34,7 @@
 #include "window/exportdialog.h"
 #include "window/gallerydialog.h"
 #include "window/mainwindow.h"
+#include "window/replacetopologyquestion.h"
 #include "window/windowicons.h"
 
 #include <QAction>
@@ -90,6 +92,14 @@ void paintDialog(cs::editor::MainWindow& window, const QString& name, QPixmap& s
     paintDialogOver(dialog, shot);
     return;
   }
+  if (name == QLatin1String("replace-topology")) {
+    const std::optional<cs::Topology>& current = window.document()->topology();
+    const std::unique_ptr<QMessageBox> question = cs::editor::makeReplaceTopologyQuestion(
+        current ? QString::fromStdString(current->name) : QString(), QStringLiteral("dgx-h100"),
+        &window);
+    paintDialogOver(*question, shot);
+    return;
+  }
   const std::optional<cs::Program>& program = window.document()->shownProgram();
   if (!program)
     return;
@@ -123,8 +133,10 @@ QString openStartDocument(MainWindow& window, const QString& file, bool screensh
       return openError;
   }
   if (file.isEmpty() || !openError.isEmpty()) {
-    const QString error =
-        window.newFromAlgorithm(QStringLiteral("ring-allreduce"), 4, QStringLiteral("ring-4"));
+    // The library's copy of this example runs on the same topology.
+    const QString error = window.newFromAlgorithm(
+        QStringLiteral("ring-allreduce"), 4,
+        QString::fromStdString(cs::storage::exampleTopologyPreset("ring-allreduce", 4)));
     if (!error.isEmpty())
       printError(error);
   }

@@ -21,6 +21,7 @@ nlohmann::json locationToJson(const Location& location)
           {"tb", idOrNull(location.tb)},
           {"step", idOrNull(location.step)},
           {"transfer", idOrNull(location.transfer)},
+          {"link", idOrNull(location.link)},
           {"line", location.line > 0 ? nlohmann::json(location.line) : nlohmann::json(nullptr)}};
 }
 

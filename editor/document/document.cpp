@@ -1,4 +1,5 @@
 #include "document.h"
+#include "documentnames.h"
 
 #include <QFileInfo>
 #include <QtConcurrent/QtConcurrentRun>
@@ -93,6 +94,7 @@ void Document::reset(DocumentState state, const DocumentOrigin& origin, bool mod
   m_state = std::move(state);
   sortTransfers(m_state.design.schedule);
   m_origin = origin;
+  m_givenName = documentName(m_state);
   m_selection = {};
   commit({ChangeEvent::Kind::Reset, {}});
   if (modified) {

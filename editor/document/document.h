@@ -54,6 +54,10 @@ public:
   bool isModified() const { return !m_undoStack.isClean(); }
   const DocumentOrigin& origin() const { return m_origin; }
   void setOrigin(const DocumentOrigin& origin);
+  /// The name the document came with (from its file, generator or library; set by reset) or was
+  /// last given by Save As or Save to Library: a different Name was typed by the user.
+  const std::string& givenName() const { return m_givenName; }
+  void setGivenName(std::string name) { m_givenName = std::move(name); }
   /// "ring-allreduce-4" or the file name; "Untitled" for a new document.
   QString displayName() const;
 
@@ -112,6 +116,7 @@ private:
   Analysis m_analysis;
   Selection m_selection;
   DocumentOrigin m_origin;
+  std::string m_givenName;
   QUndoStack m_undoStack;
   QFutureWatcher<Analysis> m_background;
   /// Incremented by every change; a background result for an older generation is dropped.

@@ -6,6 +6,7 @@ list(APPEND cs_editor_area_sources
   document/analysis.h document/analysis.cpp
   document/document.h document/document.cpp
   document/documentfiles.h document/documentfiles.cpp
+  document/documentnames.h document/documentnames.cpp
   document/commands/undocommands.h
   document/commands/documentcommand.h document/commands/documentcommand.cpp
   document/commands/transfercommands.h document/commands/transfercommands.cpp

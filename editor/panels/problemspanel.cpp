@@ -317,13 +317,15 @@ void ProblemsPanel::activate(const QModelIndex& index)
   const Analysis& analysis = m_document->analysis();
 
   if (const std::optional<Location> related = m_model->relatedLocation(index)) {
-    // A related location is about an instruction; report it as the activated place.
+    // A related location is about an instruction or a transfer; report it as the activated place.
     problem.rank = related->rank >= 0 ? std::optional(related->rank) : std::nullopt;
     problem.tb = related->tb >= 0 ? std::optional(related->tb) : std::nullopt;
     problem.step = related->step >= 0 ? std::optional(related->step) : std::nullopt;
     problem.transferId = problem.rank && problem.tb && problem.step
                              ? analysis.transferAt(*problem.rank, *problem.tb, *problem.step)
-                             : -1;
+                             : related->transfer;
+    // The place the child row names, not the link the problem itself points at.
+    problem.diagnostic.location.link = related->link;
   }
 
   m_document->setSelection(problemTarget(problem, *m_document).selection);

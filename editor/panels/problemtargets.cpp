@@ -79,6 +79,25 @@ bool targetGpus(const Problem& problem, const Document& document, ProblemTarget&
   return true;
 }
 
+/// A problem about a link of the topology (a route through a link without bandwidth): the link,
+/// named by the nodes it joins.
+bool targetLink(const Problem& problem, const Document& document, ProblemTarget& target)
+{
+  const int id = problem.diagnostic.location.link;
+  const std::optional<Topology>& topology = document.topology();
+  const TopologyLink* link = id >= 0 && topology ? topology->link(id) : nullptr;
+  if (!link)
+    return false;
+  const auto nodeName = [&topology](int node) {
+    const TopologyNode* found = topology->node(node);
+    return found ? QString::fromStdString(found->name) : QStringLiteral("?");
+  };
+  target.selection.links.insert(id);
+  target.view = ProblemTarget::View::Topology;
+  target.where = ProblemTarget::tr("link %1\u2013%2").arg(nodeName(link->a), nodeName(link->b));
+  return true;
+}
+
 } // namespace
 
 QString ranksText(const std::vector<int>& ranks)
@@ -107,6 +126,9 @@ ProblemTarget problemTarget(const Problem& problem, const Document& document)
     if (targetWrongResult(analysis, target))
       return target;
   }
+  // The link where it is fixed before the transfer that needs it (which has the badge).
+  if (targetLink(problem, document, target))
+    return target;
   if (targetGpus(problem, document, target) && !transferShown && !atInstruction)
     return target;
   target = {};

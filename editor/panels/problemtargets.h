@@ -29,7 +29,8 @@ public:
   enum class View { Document, Topology, Timeline, Program };
   Selection selection; ///< what activating the problem selects (empty: the document itself)
   View view = View::Document;
-  QString where; ///< "rank 1 o[0] · after step 5", "transfer #4", "GPU 2", "the algorithm"
+  /// "rank 1 o[0] · after step 5", "transfer #4", "GPU 2", "link GPU0–GPU1", "the algorithm"
+  QString where;
   std::vector<int> ranks; ///< every rank the problem concerns (a wrong result on ranks 1–3)
 };
 

@@ -63,7 +63,16 @@ GenerateResult generateAlgorithm(std::string_view key, const GeneratorOptions& o
   if (const std::optional<std::string> reason = info->unsupported(options))
     return fail("catalogue.unsupported", std::string(info->key) + " " + *reason);
   result.schedule = info->generate(options);
+  result.schedule->name = algorithmName(info->key, options);
   return result;
+}
+
+std::string algorithmName(std::string_view key, const GeneratorOptions& options)
+{
+  std::string name = std::string(key) + "-" + std::to_string(options.ranks);
+  if (options.channels > 1)
+    name += "-" + std::to_string(options.channels) + "ch";
+  return name;
 }
 
 } // namespace cs

@@ -59,7 +59,12 @@ struct GenerateResult {
   std::vector<Diagnostic>
       diagnostics; ///< catalogue.unsupported with the reason when it does not exist
 };
-/// Checks the options and generates.
+/// Checks the options and generates. The Schedule is named algorithmName(key, options).
 GenerateResult generateAlgorithm(std::string_view key, const GeneratorOptions& options);
+
+/// The one name of a generated algorithm, in the Name field, the MSCCL XML's `name` (a label the
+/// runtimes do not interpret; at most 63 characters for the classic runtime) and the library:
+/// "ring-allreduce-4", with "-2ch" when it runs on several channels.
+std::string algorithmName(std::string_view key, const GeneratorOptions& options);
 
 } // namespace cs

@@ -59,6 +59,7 @@ void checkRankMapping(const Topology& topology, int ranks, Diagnostics& out)
 struct Blocked {
   const char* code = nullptr;
   std::string reason;
+  int link = -1; ///< the link at fault, when one is
 };
 
 /// Why data cannot take `route` (absent: there is none), or nullopt when it can.
@@ -71,7 +72,8 @@ std::optional<Blocked> blockedBecause(const Topology& topology, const std::optio
     const TopologyLink* link = topology.link(hop.link);
     if (link && !(link->bandwidthGBps > 0))
       return Blocked{"topology.zero-bandwidth",
-                     "the route crosses " + linkText(topology, *link) + ", which has no bandwidth"};
+                     "the route crosses " + linkText(topology, *link) + ", which has no bandwidth",
+                     link->id};
   }
   return std::nullopt;
 }
@@ -141,7 +143,13 @@ void checkTopologyFit(const Topology& topology, int ranks,
     const auto found = blocked.find({e.from, e.to});
     if (found == blocked.end())
       continue;
-    out.error(found->second.code, pairText(e.from, e.to) + ": " + found->second.reason, e.location);
+    // A link at fault is where to fix it; the exchange that needs it follows.
+    Location where = e.location;
+    where.link = found->second.link;
+    Diagnostic& diagnostic =
+        out.error(found->second.code, pairText(e.from, e.to) + ": " + found->second.reason, where);
+    if (where.link >= 0)
+      diagnostic.related.push_back(e.location);
   }
 }
 

@@ -173,29 +173,33 @@ void readLinks(const Json& links, Topology& topology, Diagnostics& diagnostics)
     link.id = *id;
     link.a = *a;
     link.b = *b;
+    Location at; // the link the problem is about, for who shows it (cstudio --json, the editor)
+    at.link = link.id;
     if (!ids.insert(link.id).second)
       diagnostics.error("topology.duplicate-id",
                         path + ".id: link id " + std::to_string(link.id) + " is used twice");
     for (const auto& [end, name] : {std::pair{link.a, ".a"}, std::pair{link.b, ".b"}}) {
       if (!topology.node(end))
         diagnostics.error("topology.missing-node",
-                          path + name + ": no node has id " + std::to_string(end));
+                          path + name + ": no node has id " + std::to_string(end), at);
     }
     if (link.a == link.b)
-      diagnostics.error("topology.self-link", path + ": a link must join two different nodes");
+      diagnostics.error("topology.self-link", path + ": a link must join two different nodes", at);
     const std::optional<LinkKind> parsed = parseLinkKind(*kind);
     if (!parsed)
-      diagnostics.error("topology.unknown-kind", path + ".kind: unknown link kind \"" + *kind +
-                                                     "\" (expected nvlink, pcie, network or smp)");
+      diagnostics.error("topology.unknown-kind",
+                        path + ".kind: unknown link kind \"" + *kind +
+                            "\" (expected nvlink, pcie, network or smp)",
+                        at);
     else
       link.kind = *parsed;
     link.bandwidthGBps = *bandwidth;
     if (!(link.bandwidthGBps > 0) || !std::isfinite(link.bandwidthGBps))
       diagnostics.error("topology.bad-bandwidth",
-                        path + ".bandwidth_GBps must be positive (GB/s per direction)");
+                        path + ".bandwidth_GBps must be positive (GB/s per direction)", at);
     link.latencyUs = fields.number("latency_us", false).value_or(0);
     if (!(link.latencyUs >= 0) || !std::isfinite(link.latencyUs))
-      diagnostics.error("topology.bad-latency", path + ".latency_us must not be negative");
+      diagnostics.error("topology.bad-latency", path + ".latency_us must not be negative", at);
     link.duplex = fields.boolean("duplex", false).value_or(true);
     topology.links.push_back(link);
   }

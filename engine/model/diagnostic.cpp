@@ -34,6 +34,7 @@ std::string describe(const Location& location)
   part("tb", location.tb);
   part("step", location.step);
   part("transfer", location.transfer);
+  part("link", location.link);
   return text;
 }
 

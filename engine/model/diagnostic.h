@@ -20,6 +20,7 @@ struct Location {
   int tb = -1;         ///< threadblock id on that rank
   int step = -1;       ///< position in the threadblock's step list (a Schedule step for transfers)
   int transfer = -1;   ///< Schedule transfer id, when the diagnostic is about a drawn transfer
+  int link = -1;       ///< Topology link id, when the diagnostic is about a link of the topology
   int line = 0;        ///< 1-based line in the source file
   int column = 0;      ///< 1-based column in the source file
   std::string element; ///< XML element involved ("step"), when known

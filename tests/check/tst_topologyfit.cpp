@@ -11,6 +11,10 @@
 
 #include "support/cli.h"
 
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -113,6 +117,32 @@ private slots:
     QVERIFY(found.front().message.find("link 2 (GPU2 \u2013 GPU3)") != std::string::npos);
   }
 
+  void aLinkWithoutBandwidthIsWhereTheProblemIs()
+  {
+    Topology topology = *makePresetTopology("ring-4");
+    topology.links[2].bandwidthGBps = 0;
+    const int zeroLink = topology.links[2].id;
+    const Schedule schedule = ring(4);
+    int atTheLink = 0;
+    for (const Diagnostic& d : fit(topology, schedule)) {
+      if (d.code != "topology.zero-bandwidth")
+        continue;
+      ++atTheLink;
+      QCOMPARE(d.location.link, zeroLink);
+      QVERIFY(d.location.transfer >= 0); // the transfer keeps its badge
+      QVERIFY2(describe(d.location).find("link " + std::to_string(zeroLink)) != std::string::npos,
+               describe(d.location).c_str());
+      // The transfer that needs the link follows as a related place, without the link.
+      QCOMPARE(d.related.size(), std::size_t(1));
+      QCOMPARE(d.related.front().transfer, d.location.transfer);
+      QCOMPARE(d.related.front().link, -1);
+    }
+    QVERIFY(atTheLink > 0);
+    // Problems about a route that does not exist have no link to point at.
+    for (const Diagnostic& d : fit(onlyTheFirstLinkOfRing4(), schedule))
+      QCOMPARE(d.location.link, -1);
+  }
+
   void theAnalysisPutsThemAtTheirTransfers()
   {
     const Schedule schedule = ring(4);
@@ -148,6 +178,47 @@ private slots:
         cs::test::cstudio({"validate", xml, "--topology", dir.filePath("absent.json")});
     QCOMPARE(missing.exitCode, 2);
     QVERIFY2(missing.err.contains("absent.json"), qPrintable(missing.err));
+  }
+
+  void validateJsonNamesTheLink()
+  {
+    // A design document whose topology has a link without bandwidth: the JSON diagnostic says
+    // which link (null for diagnostics about no link).
+    QTemporaryDir dir;
+    const QString design = dir.filePath("ring4.json");
+    QCOMPARE(
+        cs::test::cstudio({"generate", "ring-allreduce", "--ranks", "4", "-o", design}).exitCode,
+        0);
+    const cs::test::CliRun shown = cs::test::cstudio({"topology", "show", "ring-4", "--json"});
+    QCOMPARE(shown.exitCode, 0);
+    QJsonObject topology = QJsonDocument::fromJson(shown.out.toUtf8()).object();
+    QJsonArray links = topology["links"].toArray();
+    QVERIFY(links.size() > 2);
+    QJsonObject zero = links[2].toObject();
+    zero["bandwidth_GBps"] = 0;
+    links[2] = zero;
+    topology["links"] = links;
+    QFile file(design);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QJsonObject document = QJsonDocument::fromJson(file.readAll()).object();
+    file.close();
+    document["topology"] = topology;
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    file.write(QJsonDocument(document).toJson());
+    file.close();
+
+    const cs::test::CliRun run = cs::test::cstudio({"validate", "--json", design});
+    QCOMPARE(run.exitCode, 2); // the document cannot be read: its topology is invalid
+    const QJsonArray diagnostics =
+        QJsonDocument::fromJson(run.out.toUtf8()).object()["diagnostics"].toArray();
+    int withTheLink = 0;
+    for (const QJsonValue& diagnostic : diagnostics) {
+      const QJsonObject location = diagnostic.toObject(); // the place's fields are the object's
+      QVERIFY2(location.contains("link"), qPrintable(run.out));
+      if (location["link"].toInt(-1) == zero["id"].toInt())
+        ++withTheLink;
+    }
+    QVERIFY2(withTheLink > 0, qPrintable(run.out));
   }
 };
 

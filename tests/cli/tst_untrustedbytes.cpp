@@ -226,7 +226,7 @@ void Test_untrustedbytes::infoQuotesTheFileSafely()
   const RawRun text = cstudioRaw({"info", fixture("name")});
   QCOMPARE(text.exitCode, 0);
   QVERIFY(
-      QString::fromUtf8(text.out).contains("name          " + kReplacement + "ring_allreduce_4r"));
+      QString::fromUtf8(text.out).contains("name          " + kReplacement + "ring-allreduce-4"));
   const RawRun json = cstudioRaw({"info", "--json", fixture("value")});
   QCOMPARE(json.exitCode, 0);
   const QJsonObject info = QJsonDocument::fromJson(json.out).object();

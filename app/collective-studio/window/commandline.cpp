@@ -69,7 +69,8 @@ void addOptions(QCommandLineParser& parser)
       {QStringLiteral("fit"), QStringLiteral("View > Fit Timeline to Window, once laid out.")},
       {QStringLiteral("dialog"),
        QStringLiteral("With --screenshot: also open this dialog over the window (export, or "
-                      "animation: File > Export Animation), "
+                      "animation: File > Export Animation; replace-topology: the question a "
+                      "double click on the Library's dgx-h100 asks), "
                       "show the Run dock (run), screenshot the Benchmark Sweep window after "
                       "a sweep of 1 KiB..4 MiB on the simulator and the CPU (sweep), "
                       "Help > About alone (about), Teach > Gallery alone (gallery), teaching "
@@ -282,6 +283,7 @@ bool parseArguments(Arguments& args)
   const QString dialog = parser.value(QStringLiteral("dialog"));
   const QStringList dialogs = {QStringLiteral("export"),
                                QStringLiteral("animation"),
+                               QStringLiteral("replace-topology"),
                                QStringLiteral("run"),
                                QStringLiteral("sweep"),
                                QStringLiteral("about"),
@@ -307,7 +309,8 @@ bool parseArguments(Arguments& args)
   args.fitTimeline = parser.isSet(QStringLiteral("fit"));
   if (args.sizeSet) // else the animation's own default, 1280x720
     args.animation.size = *size;
-  if (dialog == QLatin1String("export") || dialog == QLatin1String("animation"))
+  if (dialog == QLatin1String("export") || dialog == QLatin1String("animation") ||
+      dialog == QLatin1String("replace-topology"))
     args.overDialog = dialog;
   args.runDock = dialog == QLatin1String("run");
   args.sweepWindow = dialog == QLatin1String("sweep");

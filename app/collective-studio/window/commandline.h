@@ -30,7 +30,7 @@ struct Arguments {
   QSize size;
   bool sizeSet = false;
   bool fitTimeline = false; ///< --fit: View › Fit Timeline to Window once laid out
-  QString overDialog;       ///< --dialog export|animation: painted over the window
+  QString overDialog;       ///< --dialog export|animation|replace-topology: painted over it
   bool runDock = false;     ///< --dialog run: the Run dock shown
   bool sweepWindow = false; ///< --dialog sweep: the Benchmark Sweep window
   bool aboutBox = false;    ///< --dialog about: Help › About alone

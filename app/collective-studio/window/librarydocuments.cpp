@@ -1,5 +1,6 @@
 #include "librarydocuments.h"
 
+#include "document/documentnames.h"
 #include "io/designdocument.h"
 #include "io/mscclxmlreader.h"
 
@@ -38,6 +39,8 @@ storage::SaveRequest makeSaveRequest(const Document& document, const QString& na
 storage::Result<storage::SaveOutcome> saveToLibrary(Document& document, storage::Library& library,
                                                     const QString& name, const QString& message)
 {
+  // One name: the version stored under `name` is named so, and so is the document.
+  renameDocument(document, name.trimmed().toStdString(), QObject::tr("Rename algorithm"));
   document.waitForAnalysis(); // the XML comes from the lowered Program
   storage::Result<storage::SaveOutcome> outcome =
       library.save(makeSaveRequest(document, name, message));
@@ -51,7 +54,9 @@ storage::Result<storage::SaveOutcome> saveToLibrary(Document& document, storage:
   return outcome;
 }
 
-LoadResult loadLibraryVersion(const storage::Library& library, std::int64_t algorithmId, int number)
+namespace {
+
+LoadResult loadVersionContent(const storage::Library& library, std::int64_t algorithmId, int number)
 {
   LoadResult result;
   const storage::Result<storage::VersionRecord> version = library.version(algorithmId, number);
@@ -99,6 +104,22 @@ LoadResult loadLibraryVersion(const storage::Library& library, std::int64_t algo
   state.design.schedule.name = xml.program->name;
   state.program = std::move(xml.program);
   result.state = std::move(state);
+  return result;
+}
+
+} // namespace
+
+LoadResult loadLibraryVersion(const storage::Library& library, std::int64_t algorithmId, int number)
+{
+  LoadResult result = loadVersionContent(library, algorithmId, number);
+  const storage::Result<storage::AlgorithmRecord> algorithm = library.algorithm(algorithmId);
+  if (!result.state || !algorithm)
+    return result;
+  // One name: versions saved before the name was kept in one place (the shipped examples were
+  // "ring_allreduce_4r" inside "ring-allreduce-4") open under the library's name.
+  if (result.state->program)
+    result.state->program->name = algorithm->name;
+  result.state->design.schedule.name = algorithm->name;
   return result;
 }
 

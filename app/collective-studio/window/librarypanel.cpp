@@ -1,5 +1,6 @@
 #include "librarypanel.h"
 #include "librarypanel_p.h"
+#include "replacetopologyquestion.h"
 
 #include "style/textformat.h"
 #include "twolinedelegate.h"
@@ -410,6 +411,10 @@ void LibraryPanel::applyTopology(QTreeWidgetItem* item)
     showMessage(tr("Topology %1 cannot be used: %2").arg(item->text(0), error), true);
     return;
   }
+  // Replacing a topology the document has is asked; giving one to a document without is not.
+  if (const std::optional<Topology>& current = m_document->topology();
+      current && !askReplaceTopology(toQString(current->name), item->text(0), this))
+    return;
   m_document->undoStack()->push(new ChangeTopologyCommand(
       m_document, std::move(topology), tr("Use topology %1").arg(item->text(0))));
   emit topologyApplied();

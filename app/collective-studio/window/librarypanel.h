@@ -5,7 +5,8 @@
 // message, date, verdict; read when the algorithm is expanded); "Topologies" lists the stored
 // topologies and the built-in machines. Double-clicking a version, or an algorithm for its head,
 // emits versionActivated (the main window asks about unsaved changes, then opens it);
-// double-clicking a topology gives the document that topology as one undoable edit. Each version
+// double-clicking a topology gives the document that topology as one undoable edit, asking first
+// when the document already has one (replacetopologyquestion.h). Each version
 // lists its stored runs (backend, size, time, verdict); double-clicking one with a trace emits
 // runActivated (the main window opens that version if needed and replays the run).
 //

@@ -17,6 +17,7 @@
 
 #include "document/document.h"
 #include "document/documentfiles.h"
+#include "document/documentnames.h"
 #include "topology/topologyview.h"
 
 #include "io/dotwriter.h"
@@ -124,6 +125,10 @@ QString MainWindow::exportXmlTo(const QString& path, DialectId dialect)
 
 QString MainWindow::saveDesignTo(const QString& path)
 {
+  // Save As names an untitled (or still file- or generator-named) document after its file.
+  const bool saveAs = QFileInfo(path).absoluteFilePath() != m_document->origin().filePath;
+  if (saveAs && !nameWasTyped(*m_document))
+    renameDocument(*m_document, documentBaseName(path).toStdString(), tr("Rename algorithm"));
   m_document->waitForAnalysis(); // an imported Program is saved lifted
   const QString reason = saveDesignFile(m_document->state(), m_document->shownSchedule(), path);
   if (!reason.isEmpty())

@@ -114,8 +114,7 @@ std::optional<DocumentState> algorithmDocumentState(const QString& key,
                     : QString::fromStdString(generated.diagnostics.front().message));
   }
   DocumentState state;
-  state.design.schedule = std::move(*generated.schedule);
-  state.design.schedule.name = key.toStdString() + "-" + std::to_string(options.ranks);
+  state.design.schedule = std::move(*generated.schedule); // named as the library names it
   if (const AlgorithmInfo* info = findAlgorithm(key.toStdString()))
     state.design.notes = std::string(info->explanation);
   if (!presetName.isEmpty()) {

@@ -49,3 +49,7 @@ cstudio_add_test(tst_windowclipboard SOURCES app/window/tst_windowclipboard.cpp 
 cstudio_add_test(tst_timelineroom SOURCES app/window/tst_timelineroom.cpp LIBS cs::app)
 # Tool shortcuts wherever the focus is, text fields' own undo, default tools in new documents.
 cstudio_add_test(tst_focusshortcuts SOURCES app/window/tst_focusshortcuts.cpp LIBS cs::app)
+# One name per algorithm (start document, XML, library), Save As naming, the library example's
+# topology, and the question before a Library topology replaces the document's.
+cstudio_add_test(tst_documentnames SOURCES app/window/tst_documentnames.cpp LIBS cs::app)
+cstudio_test_uses_cli(tst_documentnames)

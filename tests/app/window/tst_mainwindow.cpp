@@ -347,9 +347,10 @@ void Test_mainwindow::designDocumentSavesAndReopens()
   QVERIFY(m_window->newFromAlgorithm("ring-allreduce", 4, "ring-4").isEmpty());
   Document* document = m_window->document();
   document->undoStack()->push(new ChangeNotesCommand(document, "a note"));
-  const DocumentState edited = document->state();
+  DocumentState edited = document->state();
   const QString path = m_dir.filePath("ring.json");
   QCOMPARE(m_window->saveDesignTo(path), QString());
+  edited.design.schedule.name = "ring"; // Save As names a generated document after its file
   QCOMPARE(document->isModified(), false);
   QCOMPARE(m_window->windowTitle(), QString("ring.json — Collective Studio"));
   QCOMPARE(m_window->recentFiles()->files().value(0), QFileInfo(path).absoluteFilePath());

@@ -1,7 +1,8 @@
 // Every problem points somewhere (issue 17 item 2): for each problem the catalogue's algorithms
 // and the broken variants of tests/support/mutate.h produce (Schedule edits, Program edits, a
 // topology that does not fit), activating its row in the Problems dock selects an item that
-// exists — a transfer, an instruction, a timeline cell or GPUs — and the Where column says which.
+// exists — a transfer, an instruction, a timeline cell, GPUs or a link — and the Where column
+// says which.
 // A wrong result selects its first wrong cell; a fault repeated on several ranks is one row that
 // says how many.
 
@@ -49,6 +50,9 @@ bool selectionExists(const Document& document, const Selection& selection)
   for (const int id : selection.nodes)
     if (!document.topology() || !document.topology()->node(id))
       return false;
+  for (const int id : selection.links)
+    if (!document.topology() || !document.topology()->link(id))
+      return false;
   if (selection.instruction) {
     const std::optional<Program>& program = document.shownProgram();
     const ThreadBlock* tb =
@@ -73,6 +77,7 @@ private slots:
   void everyProblemPointsSomewhere_data();
   void everyProblemPointsSomewhere();
   void wrongResultSelectsItsFirstWrongCell();
+  void aLinkProblemSelectsTheLink();
   void codesCovered();
 
 private:
@@ -85,9 +90,9 @@ void TestProblemNavigation::everyProblemPointsSomewhere_data()
   const QStringList keys = {"ring-allreduce",  "ring-allgather",     "ring-reducescatter",
                             "direct-alltoall", "binomial-broadcast", "binomial-reduce"};
   for (const QString& key : keys) {
-    QStringList variants = {"as generated",     "no topology",        "transfer removed",
-                            "transfer doubled", "too small topology", "idle GPUs",
-                            "unlinked ranks"};
+    QStringList variants = {"as generated",     "no topology",           "transfer removed",
+                            "transfer doubled", "too small topology",    "idle GPUs",
+                            "unlinked ranks",   "link without bandwidth"};
     // Program edits need a threadblock with two instructions: the rings have them.
     if (key.startsWith("ring-"))
       variants << "steps swapped"
@@ -116,6 +121,8 @@ void TestProblemNavigation::everyProblemPointsSomewhere()
     state.design.topology = makePresetTopology("ring-8");
   if (how == "unlinked ranks")
     state.design.topology->links.resize(1);
+  if (how == "link without bandwidth")
+    state.design.topology->links[2].bandwidthGBps = 0; // GPU2 - GPU3
   if (how == "steps swapped" || how == "step erased") {
     const Analysis lowered = analyseSchedule(schedule, state.lowering);
     QVERIFY(lowered.program);
@@ -214,13 +221,53 @@ void TestProblemNavigation::wrongResultSelectsItsFirstWrongCell()
   QCOMPARE(cell->column, states.columnCount() - 1);
 }
 
+void TestProblemNavigation::aLinkProblemSelectsTheLink()
+{
+  // A route through a link without bandwidth is fixed at the link: the row names it and a double
+  // click selects it on the topology; its child row is the transfer that needs the link.
+  DocumentState state = catalogueState("ring-allreduce", 4, "ring-4");
+  TopologyLink& zero = state.design.topology->links[2];
+  zero.bandwidthGBps = 0;
+  const int linkId = zero.id;
+  const QString ends = QString::fromStdString(state.design.topology->node(zero.a)->name) +
+                       QChar(0x2013) +
+                       QString::fromStdString(state.design.topology->node(zero.b)->name);
+  Document document;
+  document.reset(std::move(state), {});
+  document.waitForAnalysis();
+  ProblemsPanel panel(&document);
+  const ProblemsModel* model = panel.model();
+  int row = -1;
+  for (int r = 0; r < panel.problemCount() && row < 0; ++r)
+    if (model->index(r, ProblemsModel::CodeColumn).data().toString() == "topology.zero-bandwidth")
+      row = r;
+  QVERIFY(row >= 0);
+  QCOMPARE(model->index(row, ProblemsModel::WhereColumn).data().toString(),
+           QStringLiteral("link ") + ends);
+  const Problem problem = *model->problemAt(model->index(row, 0));
+  QCOMPARE(problem.diagnostic.location.link, linkId);
+  QCOMPARE(problemTarget(problem, document).view, ProblemTarget::View::Topology);
+
+  QVERIFY(panel.activateRow(row));
+  QCOMPARE(document.selection().links, std::set<int>{linkId});
+  QVERIFY(document.selection().transfers.empty());
+
+  const QModelIndex transferRow = model->index(0, 0, model->index(row, 0));
+  QVERIFY(transferRow.isValid());
+  panel.treeView()->setCurrentIndex(transferRow);
+  emit panel.treeView()->activated(transferRow);
+  QCOMPARE(document.selection().transfers, std::set<int>{problem.transferId});
+  QVERIFY(document.selection().links.empty());
+}
+
 void TestProblemNavigation::codesCovered()
 {
   // The variants above reach the checks they are meant to; a code that stops appearing means a
   // variant no longer exercises its navigation.
-  for (const QString code : {"schedule.postcondition", "schedule.write-conflict",
-                             "schedule.uninitialised", "postcondition", "deadlock", "topology.none",
-                             "topology.no-route", "topology.idle-gpus", "topology.rank-unmapped"})
+  for (const QString code :
+       {"schedule.postcondition", "schedule.write-conflict", "schedule.uninitialised",
+        "postcondition", "deadlock", "topology.none", "topology.no-route", "topology.idle-gpus",
+        "topology.rank-unmapped", "topology.zero-bandwidth"})
     QVERIFY2(m_codes.contains(code), qPrintable(QStringList(m_codes.values()).join(", ")));
   qInfo("%lld codes navigated: %s", static_cast<long long>(m_codes.size()),
         qPrintable(QStringList(m_codes.values()).join(", ")));
