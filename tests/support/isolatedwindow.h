@@ -1,8 +1,8 @@
 #pragma once
 
 // A main window for GUI tests that touches nothing of the user's: settings, library and autosave
-// live in a temporary folder, and the window holds the catalogue's 4-rank ring on ring-4 with its
-// analysis finished. Header-only: only tests that link the application layer include it.
+// live in a temporary folder; openIsolatedRingWindow's holds the catalogue's 4-rank ring on ring-4
+// with its analysis finished. Header-only: only tests that link the application layer include it.
 
 #include "document/document.h"
 #include "window/mainwindow.h"
@@ -16,9 +16,9 @@
 namespace cs::test {
 
 /// Points the settings, data and autosave folders into `dir` under the application name `name`
-/// and opens the ring in a new window; null when the ring cannot be generated.
-inline std::unique_ptr<editor::MainWindow> openIsolatedRingWindow(const QTemporaryDir& dir,
-                                                                  const char* name)
+/// and opens an empty window that never asks about unsaved changes (it discards them).
+inline std::unique_ptr<editor::MainWindow> openIsolatedWindow(const QTemporaryDir& dir,
+                                                              const char* name)
 {
   qputenv("XDG_CONFIG_HOME", dir.filePath("config").toUtf8());
   qputenv("XDG_DATA_HOME", dir.filePath("data").toUtf8());
@@ -31,6 +31,15 @@ inline std::unique_ptr<editor::MainWindow> openIsolatedRingWindow(const QTempora
   options.restoreLayout = false;
   options.recordRecentFiles = false;
   auto window = std::make_unique<editor::MainWindow>(options);
+  window->setUnsavedChangesPrompt([] { return editor::MainWindow::UnsavedAnswer::Discard; });
+  return window;
+}
+
+/// openIsolatedWindow holding the ring; null when the ring cannot be generated.
+inline std::unique_ptr<editor::MainWindow> openIsolatedRingWindow(const QTemporaryDir& dir,
+                                                                  const char* name)
+{
+  auto window = openIsolatedWindow(dir, name);
   if (!window->newFromAlgorithm("ring-allreduce", 4, "ring-4").isEmpty())
     return nullptr;
   window->document()->waitForAnalysis();

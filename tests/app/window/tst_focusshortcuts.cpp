@@ -4,6 +4,7 @@
 // with nothing of its own to undo undoes the document, and a new or opened document starts with
 // each view's default tool.
 
+#include "support/isolatedwindow.h"
 #include "window/librarypanel.h"
 #include "window/mainwindow.h"
 
@@ -57,15 +58,7 @@ private:
 void TestFocusShortcuts::initTestCase()
 {
   QVERIFY(m_dir.isValid());
-  qputenv("XDG_CONFIG_HOME", m_dir.filePath("config").toUtf8());
-  qputenv("XDG_DATA_HOME", m_dir.filePath("data").toUtf8());
-  MainWindowOptions options;
-  options.libraryPath = m_dir.filePath("library.sqlite");
-  options.autosave = false;
-  options.restoreLayout = false;
-  options.recordRecentFiles = false;
-  m_window = std::make_unique<MainWindow>(options);
-  m_window->setUnsavedChangesPrompt([] { return MainWindow::UnsavedAnswer::Discard; });
+  m_window = cs::test::openIsolatedWindow(m_dir, "tst_focusshortcuts");
   m_window->show();
   m_window->activateWindow();
   QVERIFY(QTest::qWaitForWindowActive(m_window.get()));

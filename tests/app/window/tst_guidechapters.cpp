@@ -5,6 +5,7 @@
 // against the CPU executor's) and "A run that hangs" (the watchdog's stop in the replay window and
 // the main window's Problems panel). Each check quotes the guide's sentence it checks.
 
+#include "support/isolatedwindow.h"
 #include "window/mainwindow.h"
 
 #include "compare/comparewindow.h"
@@ -69,15 +70,7 @@ void TestGuideChapters::initTestCase()
   QSKIP("this build writes no examples (sanitizer and fuzzing builds)");
 #endif
   QVERIFY(m_dir.isValid());
-  qputenv("XDG_CONFIG_HOME", m_dir.filePath("config").toUtf8());
-  qputenv("XDG_DATA_HOME", m_dir.filePath("data").toUtf8());
-  MainWindowOptions options;
-  options.libraryPath = m_dir.filePath("library.sqlite");
-  options.autosave = false;
-  options.restoreLayout = false;
-  options.recordRecentFiles = false;
-  m_window = std::make_unique<MainWindow>(options);
-  m_window->setUnsavedChangesPrompt([] { return MainWindow::UnsavedAnswer::Discard; });
+  m_window = cs::test::openIsolatedWindow(m_dir, "tst_guidechapters");
   m_window->resize(1400, 900);
   m_window->show();
   QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));

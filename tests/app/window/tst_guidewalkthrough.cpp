@@ -5,6 +5,7 @@
 // finished document is the catalogue's ring all-reduce, transfer for transfer. Each check quotes
 // the guide's sentence it checks; the slots run in order, as the chapter does.
 
+#include "support/isolatedwindow.h"
 #include "window/mainwindow.h"
 #include "window/statussummary.h"
 
@@ -147,15 +148,7 @@ private:
 void TestGuideWalkthrough::initTestCase()
 {
   QVERIFY(m_dir.isValid());
-  qputenv("XDG_CONFIG_HOME", m_dir.filePath("config").toUtf8());
-  qputenv("XDG_DATA_HOME", m_dir.filePath("data").toUtf8());
-  MainWindowOptions options;
-  options.libraryPath = m_dir.filePath("library.sqlite");
-  options.autosave = false;
-  options.restoreLayout = false;
-  options.recordRecentFiles = false;
-  m_window = std::make_unique<MainWindow>(options);
-  m_window->setUnsavedChangesPrompt([] { return MainWindow::UnsavedAnswer::Discard; });
+  m_window = cs::test::openIsolatedWindow(m_dir, "tst_guidewalkthrough");
   m_window->resize(1400, 900);
   m_window->show();
   QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));

@@ -4,6 +4,7 @@
 // At the default window size (and after shrinking and growing the window) the link editor lies
 // inside the Inspector dock.
 
+#include "support/isolatedwindow.h"
 #include "window/mainwindow.h"
 
 #include "document/commands/transfercommands.h"
@@ -45,15 +46,7 @@ private:
 void TestInspectorFollows::initTestCase()
 {
   QVERIFY(m_dir.isValid());
-  qputenv("XDG_CONFIG_HOME", m_dir.filePath("config").toUtf8());
-  qputenv("XDG_DATA_HOME", m_dir.filePath("data").toUtf8());
-  MainWindowOptions options;
-  options.libraryPath = m_dir.filePath("library.sqlite");
-  options.autosave = false;
-  options.restoreLayout = false;
-  options.recordRecentFiles = false;
-  m_window = std::make_unique<MainWindow>(options);
-  m_window->setUnsavedChangesPrompt([] { return MainWindow::UnsavedAnswer::Discard; });
+  m_window = cs::test::openIsolatedWindow(m_dir, "tst_inspectorfollows");
 }
 
 void TestInspectorFollows::init()

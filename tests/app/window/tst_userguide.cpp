@@ -3,6 +3,7 @@
 // the "Fixing a deadlock" ring, which the editor opens with the deadlock the chapter describes, and
 // a simulated run that replays against its design.
 
+#include "support/isolatedwindow.h"
 #include "window/mainwindow.h"
 
 #include "document/document.h"
@@ -38,14 +39,7 @@ private:
 void TestUserGuide::initTestCase()
 {
   QVERIFY(m_dir.isValid());
-  qputenv("XDG_CONFIG_HOME", m_dir.filePath("config").toUtf8());
-  qputenv("XDG_DATA_HOME", m_dir.filePath("data").toUtf8());
-  MainWindowOptions options;
-  options.libraryPath = m_dir.filePath("library.sqlite");
-  options.autosave = false;
-  options.restoreLayout = false;
-  options.recordRecentFiles = false;
-  m_window = std::make_unique<MainWindow>(options);
+  m_window = cs::test::openIsolatedWindow(m_dir, "tst_userguide");
 }
 
 void TestUserGuide::helpMenuOpensTheGuide()
