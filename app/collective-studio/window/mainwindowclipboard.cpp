@@ -1,10 +1,12 @@
 // MainWindow: the timeline's Cut, Copy, Paste and Duplicate (issue 17, item 6) in the Edit menu,
-// and what they did, or why they did nothing, in the status bar. The verbs themselves are the
-// view's (editor/timeline/timelineclipboard.cpp); this file only shows them.
+// and what they did, or why they did nothing, in the status bar, with the topology view's own
+// sentences (an export's path, a layout). The verbs themselves are the views'
+// (editor/timeline/timelineclipboard.cpp); this file only shows them.
 
 #include "mainwindow.h"
 
 #include "timeline/timelineview.h"
+#include "topology/topologyview.h"
 
 #include <QStatusBar>
 
@@ -18,9 +20,11 @@ constexpr int kClipboardMessageMs = 6000;
 
 void MainWindow::connectClipboard()
 {
-  connect(m_timelineView, &TimelineView::statusMessage, this, [this](const QString& message) {
+  const auto show = [this](const QString& message) {
     statusBar()->showMessage(message, kClipboardMessageMs);
-  });
+  };
+  connect(m_timelineView, &TimelineView::statusMessage, this, show);
+  connect(m_topologyView, &TopologyView::statusMessage, this, show);
 }
 
 QList<QAction*> MainWindow::clipboardActions(View view) const

@@ -8,6 +8,7 @@
 
 #include "document/document.h"
 #include "timeline/timelineview.h"
+#include "topology/topologyview.h"
 
 #include "document/documentstate.h"
 #include "support/guideshots.h"
@@ -85,6 +86,7 @@ private slots:
   void transfersPasteIntoAnotherWindow();
   void refusedPasteSaysWhyInTheStatusBar();
   void guidePasteOfRankZeroOnRankTwo();
+  void topologySentencesReachTheStatusBar();
 
 private:
   QTemporaryDir m_dir;
@@ -180,6 +182,19 @@ void TestWindowClipboard::guidePasteOfRankZeroOnRankTwo()
   QVERIFY(QTest::qWaitForWindowExposed(window.get()));
   window->timelineView()->showCell({{0, Buffer::Input, 0}, 0});
   test::saveGuideShot(window->grab(), QStringLiteral("guide-paste.png"));
+}
+
+// The topology view says what Auto layout did; the window used to drop its sentences.
+void TestWindowClipboard::topologySentencesReachTheStatusBar()
+{
+  const std::unique_ptr<MainWindow> window = ringWindow();
+  QVERIFY(window);
+  window->showView(MainWindow::View::Topology);
+  window->topologyView()->autoLayout();
+  const QString message = window->statusBar()->currentMessage();
+  QVERIFY2(message.startsWith(QLatin1String("Laid out with")) ||
+               message == QLatin1String("The topology is already laid out"),
+           qPrintable(message));
 }
 
 void TestWindowClipboard::refusedPasteSaysWhyInTheStatusBar()
