@@ -32,6 +32,32 @@ std::optional<QSize> parseSize(const QString& text)
   return QSize(match.captured(1).toInt(), match.captured(2).toInt());
 }
 
+/// --export-animation and the options that shape the animation.
+void addExportAnimationOptions(QCommandLineParser& parser)
+{
+  parser.addOptions({
+      {QStringLiteral("export-animation"),
+       QStringLiteral("Export FILE's playback (simulated) as an animation for slides, then exit: "
+                      "OUT.gif, OUT.mp4, OUT.png (a PNG sequence OUT-0001.png...), OUT.svg (one "
+                      "SVG per step, OUT-01.svg...) or DIR/ (a PNG sequence in DIR). With it, "
+                      "--view is topology, timeline or both (default), --size defaults to "
+                      "1280x720."),
+       QStringLiteral("OUT")},
+      {QStringLiteral("fps"),
+       QStringLiteral("With --export-animation: frames per second (default 10; GIF at most 50)."),
+       QStringLiteral("N"), QStringLiteral("10")},
+      {QStringLiteral("step-seconds"),
+       QStringLiteral("With --export-animation: how long each algorithm step lasts (default 1); "
+                      "each step gets fps x seconds frames."),
+       QStringLiteral("S"), QStringLiteral("1")},
+      {QStringLiteral("topology"),
+       QStringLiteral("With --export-animation: simulate on this topology preset (cstudio "
+                      "topology --list) instead of the document's (fully-connected-N without "
+                      "one)."),
+       QStringLiteral("PRESET")},
+  });
+}
+
 void addOptions(QCommandLineParser& parser)
 {
   parser.setApplicationDescription(
@@ -75,9 +101,8 @@ void addOptions(QCommandLineParser& parser)
                       "a sweep of 1 KiB..4 MiB on the simulator and the CPU (sweep), "
                       "Help > About alone (about), Teach > Gallery alone (gallery), teaching "
                       "mode (teaching, or teaching-predict and teaching-break-it on those tabs) or "
-                      "presentation "
-                      "mode (presentation, presentation-dark); "
-                      "screenshots show the teaching modes a few steps in."),
+                      "presentation mode (presentation, presentation-dark); screenshots show "
+                      "the teaching modes a few steps in."),
        QStringLiteral("NAME")},
       {QStringLiteral("sweep-sizes"),
        QStringLiteral("With --dialog sweep: the sizes to sweep, MIN:MAX (powers of two, e.g. "
@@ -95,26 +120,8 @@ void addOptions(QCommandLineParser& parser)
        QStringLiteral("Activate the N-th problem (0-based) as a double-click would, before the "
                       "screenshot."),
        QStringLiteral("N")},
-      {QStringLiteral("export-animation"),
-       QStringLiteral("Export FILE's playback (simulated) as an animation for slides, then exit: "
-                      "OUT.gif, OUT.mp4, OUT.png (a PNG sequence OUT-0001.png...), OUT.svg (one "
-                      "SVG per step, OUT-01.svg...) or DIR/ (a PNG sequence in DIR). With it, "
-                      "--view is topology, timeline or both (default), --size defaults to "
-                      "1280x720."),
-       QStringLiteral("OUT")},
-      {QStringLiteral("fps"),
-       QStringLiteral("With --export-animation: frames per second (default 10; GIF at most 50)."),
-       QStringLiteral("N"), QStringLiteral("10")},
-      {QStringLiteral("step-seconds"),
-       QStringLiteral("With --export-animation: how long each algorithm step lasts (default 1); "
-                      "each step gets fps x seconds frames."),
-       QStringLiteral("S"), QStringLiteral("1")},
-      {QStringLiteral("topology"),
-       QStringLiteral("With --export-animation: simulate on this topology preset (cstudio "
-                      "topology --list) instead of the document's (fully-connected-N without "
-                      "one)."),
-       QStringLiteral("PRESET")},
   });
+  addExportAnimationOptions(parser);
 }
 
 /// Checks --trace, --at and the replay --view into `args`; prints why and returns false.
