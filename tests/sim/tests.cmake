@@ -14,3 +14,4 @@ cstudio_add_test(tst_calibration SOURCES sim/tst_calibration.cpp sim/simtestutil
 cstudio_add_test(tst_calibratecli SOURCES sim/tst_calibratecli.cpp
   LIBS nlohmann_json::nlohmann_json)
 cstudio_test_uses_cli(tst_calibratecli)
+cstudio_add_test(tst_largetrace SOURCES sim/tst_largetrace.cpp)
