@@ -1,10 +1,10 @@
-// The semantic pass (checkSemantics): deadlock, race and postcondition checks by abstract
-// execution, on programs built in code (each differs from a correct one by one edit) and on the
-// shared corpus, whose MANIFEST states the expected verdicts.
+// The semantic pass (checkSemantics): deadlock and race checks by abstract execution, on programs
+// built in code (each differs from a correct one by one edit), random programs, and the shared
+// corpus, whose MANIFEST states the expected verdicts (postconditions: tst_postconditions).
 
 #include "catalogue/ringallreduce.h"
-#include "check/passes_p.h"
 #include "model/buffergeometry.h"
+#include "semanticprograms.h"
 #include "support/corpus.h"
 #include "support/mutate.h"
 
@@ -20,75 +20,7 @@ using namespace cs;
 
 namespace {
 
-using test::makeStep;
-
-Step send(Buffer buffer, int index)
-{
-  return makeStep(OpType::Send, buffer, index, buffer, index);
-}
-
-Step recv(Buffer buffer, int index, bool hasdep = false)
-{
-  return makeStep(OpType::Recv, buffer, index, buffer, index, 1, -1, -1, hasdep);
-}
-
-Program makeProgram(Collective collective, const char* spelling, int ranks, int chunks,
-                    bool inplace, bool outofplace)
-{
-  Program program;
-  program.name = "test";
-  program.nchannels = 1;
-  program.nchunksperloop = chunks;
-  program.ngpus = ranks;
-  program.collective = collective;
-  program.collSpelling = spelling;
-  program.inplace = inplace;
-  program.outofplace = outofplace;
-  for (int r = 0; r < ranks; ++r) {
-    Gpu gpu;
-    gpu.id = r;
-    gpu.inputChunks = chunks;
-    gpu.outputChunks = chunks;
-    gpu.scratchChunks = chunks;
-    program.gpus.push_back(gpu);
-  }
-  return program;
-}
-
-ThreadBlock& addTb(Program& program, int rank, int sendPeer, int recvPeer, int chan = 0)
-{
-  std::vector<ThreadBlock>& tbs = program.gpus[static_cast<std::size_t>(rank)].threadblocks;
-  ThreadBlock tb;
-  tb.id = static_cast<int>(tbs.size());
-  tb.send = sendPeer;
-  tb.recv = recvPeer;
-  tb.chan = chan;
-  tbs.push_back(tb);
-  return tbs.back();
-}
-
-void add(ThreadBlock& tb, Step step)
-{
-  step.s = static_cast<int>(tb.steps.size());
-  step.line = 100 * (tb.id + 1) + step.s; // distinct, recognisable lines
-  tb.steps.push_back(step);
-}
-
-/// A two-rank out-of-place all-reduce of one chunk: tb 0 exchanges i[0] with the peer into s[0]
-/// (publishing step 1); tb 1 copies i[0] to o[0] and, after tb 0's step 1, adds s[0].
-Program exchangeAllReduce()
-{
-  Program program = makeProgram(Collective::AllReduce, "allreduce", 2, 1, false, true);
-  for (int r = 0; r < 2; ++r) {
-    ThreadBlock& net = addTb(program, r, 1 - r, 1 - r);
-    add(net, send(Buffer::Input, 0));
-    add(net, recv(Buffer::Scratch, 0, true));
-    ThreadBlock& local = addTb(program, r, -1, -1);
-    add(local, makeStep(OpType::Copy, Buffer::Input, 0, Buffer::Output, 0));
-    add(local, makeStep(OpType::Reduce, Buffer::Scratch, 0, Buffer::Output, 0, 1, 0, 1));
-  }
-  return program;
-}
+using namespace test::semantic;
 
 /// The ring all-reduce rewritten to store results in o (rrcs/rcs/r write o, as the RCCL
 /// unit-test XMLs do), declaring both modes: correct in place and out of place.
@@ -106,48 +38,6 @@ Program dualModeRing(int ranks, int channels)
     }
   }
   return program;
-}
-
-/// Broadcast of one chunk from rank 0 along 0 → 1 → 2, out of place.
-Program chainBroadcast()
-{
-  Program program = makeProgram(Collective::Broadcast, "broadcast", 3, 1, false, true);
-  ThreadBlock& root = addTb(program, 0, 1, -1);
-  add(root, send(Buffer::Input, 0));
-  ThreadBlock& copy = addTb(program, 0, -1, -1);
-  add(copy, makeStep(OpType::Copy, Buffer::Input, 0, Buffer::Output, 0));
-  ThreadBlock& middle = addTb(program, 1, 2, 0);
-  add(middle, makeStep(OpType::RecvCopySend, Buffer::Output, 0, Buffer::Output, 0));
-  ThreadBlock& last = addTb(program, 2, -1, 1);
-  add(last, recv(Buffer::Output, 0));
-  return program;
-}
-
-Diagnostics runSemantics(const Program& program, CheckOptions options = {})
-{
-  Diagnostics out;
-  passes::checkSemantics(program, options, out);
-  return out;
-}
-
-std::vector<Diagnostic> withCode(const Diagnostics& diagnostics, const char* code)
-{
-  std::vector<Diagnostic> found;
-  for (const Diagnostic& d : diagnostics.items()) {
-    if (d.code == code)
-      found.push_back(d);
-  }
-  return found;
-}
-
-QString dump(const Diagnostics& diagnostics)
-{
-  return test::describeDiagnostics(diagnostics.items());
-}
-
-bool sameStep(const Location& location, int rank, int tb, int step)
-{
-  return location.rank == rank && location.tb == tb && location.step == step;
 }
 
 const std::set<std::string> kSemanticCodes = {"deadlock",
@@ -177,13 +67,6 @@ private slots:
   void missingSenderEndsTheChain();
   void removedDependencyRaces();
   void inPlaceAliasingRacesOnlyInPlace();
-  void swappedSendBreaksPostcondition();
-  void doubleCountingIsNamed();
-  void broadcastRoot_data();
-  void broadcastRoot();
-  void broadcastRootByTrial();
-  void reduceRoot();
-  void customHasNoPostcondition();
   void uninitialisedScratchRead();
   void absurdSizesAreRefused();
   void randomProgramsNeverCrash();
@@ -397,146 +280,6 @@ void Test_semantics::inPlaceAliasingRacesOnlyInPlace()
     const std::set<int> sides = {d.location.tb, d.related.front().tb};
     QCOMPARE(sides, (std::set<int>{0, 2}));
   }
-}
-
-void Test_semantics::swappedSendBreaksPostcondition()
-{
-  // Rank 0 sends chunk 3 where it should send chunk 0 and reduces chunk 0 into the partial sum of
-  // chunk 3: chunks 0 and 3 come out wrong on every rank, chunks 1 and 2 stay right.
-  Program program = makeRingAllReduce({4, 1, Protocol::Simple});
-  std::swap(test::stepAt(program, 0, 0, 0).srcOff, test::stepAt(program, 0, 0, 1).srcOff);
-  const Diagnostics out = runSemantics(program);
-  const std::vector<Diagnostic> failures = withCode(out, "postcondition");
-  QCOMPARE(failures.size(), std::size_t{1});
-  QCOMPARE(out.size(), std::size_t{1});
-  const Diagnostic& d = failures.front();
-  QCOMPARE(QString::fromStdString(d.message),
-           QString("in-place: the all-reduce result is wrong: rank 0 o[0] (memory i[0]) holds "
-                   "\u03a3{r0\u00b7c3, r1\u00b7c0, r2\u00b7c0, r3\u00b7c0} (r0\u00b7c0 missing) "
-                   "but should hold \u03a3{r0\u00b7c0 \u2026 r3\u00b7c0}; 8 of 16 output chunk "
-                   "slots are wrong"));
-  // Located at the step that stored the wrong value: rank 0 receives chunk 0 in its first rcs.
-  QVERIFY(sameStep(d.location, 0, 0, 4));
-}
-
-void Test_semantics::doubleCountingIsNamed()
-{
-  Program program = exchangeAllReduce();
-  ThreadBlock& local = test::threadblockAt(program, 0, 1);
-  add(local, makeStep(OpType::Reduce, Buffer::Scratch, 0, Buffer::Output, 0));
-  const Diagnostics out = runSemantics(program);
-  const std::vector<Diagnostic> failures = withCode(out, "postcondition");
-  QCOMPARE(failures.size(), std::size_t{1});
-  QCOMPARE(QString::fromStdString(failures.front().message),
-           QString("out-of-place: the all-reduce result is wrong: rank 0 o[0] holds "
-                   "\u03a3{r0\u00b7c0, r1\u00b7c0, r1\u00b7c0} (r1\u00b7c0 twice) but should hold "
-                   "\u03a3{r0\u00b7c0, r1\u00b7c0}; 1 of 2 output chunk slots are wrong"));
-  QVERIFY(sameStep(failures.front().location, 0, 1, 2));
-  QCOMPARE(failures.front().location.line, 202);
-}
-
-void Test_semantics::broadcastRoot_data()
-{
-  QTest::addColumn<int>("root"); // -1: infer
-  QTest::addColumn<QString>("code");
-  QTest::addColumn<int>("severity");
-  QTest::addColumn<QString>("message");
-  QTest::newRow("inferred") << -1 << "postcondition.root" << int(Severity::Info)
-                            << "root inferred as rank 0 (the only rank that sends but never "
-                               "receives)";
-  QTest::newRow("given") << 0 << "" << 0 << "";
-  QTest::newRow("wrong root")
-      << 1 << "postcondition" << int(Severity::Error)
-      << "out-of-place: the broadcast from root 1 result is wrong: rank 0 o[0] holds r0\u00b7c0 "
-         "but should hold r1\u00b7c0; 3 of 3 output chunk slots are wrong";
-  QTest::newRow("out of range") << 3 << "postcondition.root" << int(Severity::Error)
-                                << "root 3 is out of range: the program has 3 ranks";
-}
-
-void Test_semantics::broadcastRoot()
-{
-  QFETCH(int, root);
-  QFETCH(QString, code);
-  QFETCH(int, severity);
-  QFETCH(QString, message);
-  CheckOptions options;
-  if (root >= 0)
-    options.root = root;
-  const Diagnostics out = runSemantics(chainBroadcast(), options);
-  if (code.isEmpty()) {
-    QVERIFY2(out.empty(), qPrintable(dump(out)));
-    return;
-  }
-  QCOMPARE(out.size(), std::size_t{1});
-  const Diagnostic& d = out.items().front();
-  QCOMPARE(QString::fromStdString(d.code), code);
-  QCOMPARE(int(d.severity), severity);
-  QCOMPARE(QString::fromStdString(d.message), message);
-}
-
-void Test_semantics::broadcastRootByTrial()
-{
-  // Rank 2 acknowledges to rank 0, so no rank "sends but never receives"; only root 0 makes the
-  // result right.
-  Program program = chainBroadcast();
-  add(addTb(program, 2, 0, -1), send(Buffer::Input, 0));
-  add(addTb(program, 0, -1, 2), recv(Buffer::Scratch, 0));
-  Diagnostics out = runSemantics(program);
-  QCOMPARE(out.size(), std::size_t{1});
-  QCOMPARE(out.items().front().code, std::string("postcondition.root"));
-  QCOMPARE(out.items().front().severity, Severity::Info);
-  QCOMPARE(out.items().front().message,
-           std::string("out-of-place: root inferred as rank 0 (the only root for which the result "
-                       "is correct)"));
-
-  // Without the root's own copy no root works.
-  test::eraseStep(program, 0, 1, 0);
-  out = runSemantics(program);
-  const std::vector<Diagnostic> errors = withCode(out, "postcondition.root");
-  QCOMPARE(errors.size(), std::size_t{1});
-  QCOMPARE(errors.front().severity, Severity::Error);
-  QCOMPARE(errors.front().message,
-           std::string("out-of-place: cannot infer the root of the broadcast (no rank would make "
-                       "the result correct); pass --root"));
-}
-
-void Test_semantics::reduceRoot()
-{
-  Program program = makeProgram(Collective::Reduce, "reduce", 3, 1, false, true);
-  add(addTb(program, 0, 1, -1), send(Buffer::Input, 0));
-  add(addTb(program, 1, 2, 0),
-      makeStep(OpType::RecvReduceSend, Buffer::Input, 0, Buffer::Input, 0));
-  add(addTb(program, 2, -1, 1),
-      makeStep(OpType::RecvReduceCopy, Buffer::Input, 0, Buffer::Output, 0));
-  Diagnostics out = runSemantics(program);
-  QCOMPARE(out.size(), std::size_t{1});
-  QCOMPARE(out.items().front().code, std::string("postcondition.root"));
-  QCOMPARE(out.items().front().message,
-           std::string("root inferred as rank 2 (the only rank that receives but never sends)"));
-
-  CheckOptions options;
-  options.root = 0;
-  out = runSemantics(program, options);
-  QCOMPARE(out.size(), std::size_t{1});
-  QCOMPARE(out.items().front().code, std::string("postcondition"));
-  QCOMPARE(QString::fromStdString(out.items().front().message),
-           QString("out-of-place: the reduce from root 0 result is wrong: rank 0 o[0] is "
-                   "uninitialised but should hold \u03a3{r0\u00b7c0 \u2026 r2\u00b7c0}; 1 of 1 "
-                   "output chunk slots are wrong"));
-}
-
-void Test_semantics::customHasNoPostcondition()
-{
-  Program program = makeProgram(Collective::Custom, "custom", 2, 1, false, true);
-  add(addTb(program, 0, 1, -1), send(Buffer::Input, 0));
-  add(addTb(program, 1, -1, 0), recv(Buffer::Output, 0));
-  const Diagnostics out = runSemantics(program);
-  QCOMPARE(out.size(), std::size_t{1});
-  const Diagnostic& d = out.items().front();
-  QCOMPARE(d.code, std::string("postcondition.unknown"));
-  QCOMPARE(d.severity, Severity::Warning);
-  QCOMPARE(d.message, std::string("no postcondition is known for coll=custom: data flow was "
-                                  "checked for deadlocks and races only"));
 }
 
 void Test_semantics::uninitialisedScratchRead()
