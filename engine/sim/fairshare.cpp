@@ -101,7 +101,53 @@ FlowNetwork::FlowNetwork(std::vector<double> capacities)
   m_seenResource.assign(capacities.size(), 0);
 }
 
-int FlowNetwork::add(std::vector<int> resources, double bytes, double now)
+int FlowNetwork::addRoute(std::vector<int> resources)
+{
+  Route route;
+  route.bound = kInfinity;
+  for (const int r : resources) {
+    if (m_resources[r].capacity < route.bound) {
+      route.bound = m_resources[r].capacity;
+      route.tightest = r;
+    }
+  }
+  // One counter per (resource, tightest resource): routes with the same tightest resource
+  // share it on every resource they both cross.
+  for (const int r : resources) {
+    const auto [it, inserted] =
+        m_groupIds.emplace(std::pair(r, route.tightest), static_cast<int>(m_groupCounts.size()));
+    if (inserted)
+      m_groupCounts.push_back({r, route.tightest, 0});
+    route.groups.push_back(it->second);
+  }
+  route.resources = std::move(resources);
+  m_routes.push_back(std::move(route));
+  return static_cast<int>(m_routes.size()) - 1;
+}
+
+int FlowNetwork::add(const std::vector<int>& resources, double bytes, double now)
+{
+  const auto [it, inserted] = m_routeIds.emplace(resources, static_cast<int>(m_routes.size()));
+  if (inserted)
+    addRoute(resources);
+  return addOnRoute(it->second, bytes, now);
+}
+
+void FlowNetwork::countInCeilings(const Route& route, int delta)
+{
+  for (std::size_t i = 0; i < route.resources.size(); ++i) {
+    const int r = route.resources[i];
+    GroupCount& group = m_groupCounts[route.groups[i]];
+    const bool first = delta > 0 ? group.count == 0 : group.count == 1;
+    group.count += delta;
+    if (first || route.tightest == r)
+      m_resources[r].ceiling += delta * route.bound;
+    if (m_resources[r].flows.empty())
+      m_resources[r].ceiling = 0; // no rounding left behind by the sums
+  }
+}
+
+int FlowNetwork::addOnRoute(int route, double bytes, double now)
 {
   int id = 0;
   if (!m_freeIds.empty()) {
@@ -113,7 +159,7 @@ int FlowNetwork::add(std::vector<int> resources, double bytes, double now)
     m_seenFlow.push_back(0);
   }
   Flow& flow = m_flows[id];
-  flow.resources = std::move(resources);
+  flow.route = route;
   flow.remaining = std::max(0.0, bytes);
   flow.rate = 0;
   flow.since = now;
@@ -121,20 +167,18 @@ int FlowNetwork::add(std::vector<int> resources, double bytes, double now)
   flow.scheduled = false;
   ++flow.version;
   ++m_active;
-  if (flow.resources.empty()) {
+  const Route& path = m_routes[route];
+  if (path.resources.empty()) {
     // Nothing to share: done as soon as it starts.
     flow.rate = kInfinity;
     m_completions.push({now, id, flow.version});
     return id;
   }
-  flow.bound = kInfinity;
-  for (const int r : flow.resources)
-    flow.bound = std::min(flow.bound, m_resources[r].capacity);
-  for (const int r : flow.resources) {
+  for (const int r : path.resources) {
     m_resources[r].flows.push_back(id);
-    m_resources[r].boundSum += flow.bound;
     m_pendingSeeds.push_back(r);
   }
+  countInCeilings(path, +1);
   m_pendingNow = now;
   return id;
 }
@@ -180,10 +224,9 @@ int FlowNetwork::popCompletion(double now)
   const int id = m_completions.top().flow;
   m_completions.pop();
   detach(id);
-  const std::vector<int>& resources = m_flows[id].resources;
+  const std::vector<int>& resources = resourcesOf(id);
   m_pendingSeeds.insert(m_pendingSeeds.end(), resources.begin(), resources.end());
   m_pendingNow = now;
-  m_flows[id].resources.clear();
   m_freeIds.push_back(id);
   return id;
 }
@@ -194,10 +237,8 @@ void FlowNetwork::detach(int id)
   flow.active = false;
   ++flow.version;
   --m_active;
-  for (const int r : flow.resources) {
-    m_resources[r].boundSum -= flow.bound;
-    if (m_resources[r].flows.size() == 1)
-      m_resources[r].boundSum = 0; // no rounding left behind by the sums
+  const Route& route = m_routes[flow.route];
+  for (const int r : route.resources) {
     std::vector<int>& flows = m_resources[r].flows;
     const auto found = std::find(flows.begin(), flows.end(), id);
     if (found != flows.end()) {
@@ -205,6 +246,7 @@ void FlowNetwork::detach(int id)
       flows.pop_back();
     }
   }
+  countInCeilings(route, -1);
 }
 
 std::vector<int> FlowNetwork::takeChangedResources()
@@ -220,7 +262,7 @@ std::vector<int> FlowNetwork::takeChangedResources()
 bool FlowNetwork::slack(int resource) const
 {
   const Resource& r = m_resources[resource];
-  return r.boundSum <= r.capacity * (1 + kSlackTolerance);
+  return r.ceiling <= r.capacity * (1 + kSlackTolerance);
 }
 
 void FlowNetwork::collectComponent(const std::vector<int>& seeds)
@@ -244,7 +286,7 @@ void FlowNetwork::collectComponent(const std::vector<int>& seeds)
         continue;
       m_seenFlow[f] = m_stamp;
       m_componentFlows.push_back(f);
-      for (const int other : m_flows[f].resources) {
+      for (const int other : resourcesOf(f)) {
         if (m_seenResource[other] != m_stamp && !slack(other)) {
           m_seenResource[other] = m_stamp;
           resources.push_back(other);
@@ -274,13 +316,13 @@ void FlowNetwork::rebalance(const std::vector<int>& seeds, double now)
   m_localOffsets.assign(1, 0);
   m_localResources.clear();
   for (const int f : flows) {
-    for (const int r : m_flows[f].resources) {
+    for (const int r : resourcesOf(f)) {
       if (m_seenResource[r] < 0)
         m_localResources.push_back(-m_seenResource[r] - 1);
     }
     m_localResources.push_back(static_cast<int>(capacities.size()));
     m_localOffsets.push_back(static_cast<int>(m_localResources.size()));
-    capacities.push_back(m_flows[f].bound);
+    capacities.push_back(boundOf(f));
   }
   std::vector<double>& rates = m_localRates;
   if (resources.empty())
@@ -328,7 +370,7 @@ void FlowNetwork::updateLoads(const std::vector<int>& seeds)
   for (const int r : seeds)
     refresh(r);
   for (const int f : m_componentFlows) {
-    for (const int r : m_flows[f].resources)
+    for (const int r : resourcesOf(f))
       refresh(r);
   }
 }

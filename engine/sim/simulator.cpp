@@ -83,6 +83,8 @@ public:
     m_usage.resize(topology.links.size());
     for (std::size_t i = 0; i < topology.links.size(); ++i)
       m_usage[i].link = topology.links[i].id;
+    for (const ConnectionInfo& connection : index.connections)
+      m_routes.push_back(m_network.addRoute(connection.resources));
   }
 
   /// Runs to the end (true) or until SimOptions::cancel is set (false).
@@ -203,6 +205,7 @@ private:
   int m_slices;
   Granularity m_grain;
   FlowNetwork m_network;
+  std::vector<int> m_routes; ///< per connection: its route in m_network
   std::vector<TbState> m_states;
   std::vector<Connection> m_connections;
   std::vector<std::vector<int>> m_dependents; ///< per tb: threadblocks waiting for its flag
@@ -330,7 +333,7 @@ void Engine::startPiece(int t, double bytes, int slots)
     (aToB ? m_usage[link].bytesAtoB : m_usage[link].bytesBtoA) += payload;
     m_wireBytes[link] += wire;
   }
-  const int flow = m_network.add(route.resources, wire, m_now);
+  const int flow = m_network.addOnRoute(m_routes[info.sendConnection], wire, m_now);
   if (flow >= static_cast<int>(m_flowPiece.size()))
     m_flowPiece.resize(flow + 1);
   m_flowPiece[flow] = piece;
