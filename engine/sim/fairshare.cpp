@@ -93,7 +93,7 @@ std::vector<double> maxMinFairShares(const std::vector<double>& capacities,
   return rates;
 }
 
-FlowNetwork::FlowNetwork(std::vector<double> capacities)
+FlowNetwork::FlowNetwork(std::vector<double> capacities, bool trackLoads) : m_trackLoads(trackLoads)
 {
   m_resources.resize(capacities.size());
   for (std::size_t r = 0; r < capacities.size(); ++r)
@@ -179,6 +179,7 @@ int FlowNetwork::addOnRoute(int route, double bytes, double now)
     m_pendingSeeds.push_back(r);
   }
   countInCeilings(path, +1);
+  m_pendingFlows.push_back(id);
   m_pendingNow = now;
   return id;
 }
@@ -209,6 +210,12 @@ void FlowNetwork::settle()
   std::vector<int> seeds;
   seeds.swap(m_pendingSeeds);
   rebalance(seeds, m_pendingNow);
+}
+
+double FlowNetwork::rate(int flow)
+{
+  settle();
+  return m_flows[flow].rate;
 }
 
 double FlowNetwork::load(int resource)
@@ -267,9 +274,10 @@ bool FlowNetwork::slack(int resource) const
 
 void FlowNetwork::collectComponent(const std::vector<int>& seeds)
 {
-  // The connected component of the seed resources in the flow/resource graph, not crossing
-  // slack resources: only its rates can change when a flow enters or leaves it. A seed is
-  // crossed even when slack: it may have limited the flow that just left.
+  // The connected component of the seed resources and the new flows in the flow/resource
+  // graph, not crossing slack resources: only its rates can change. A seed that limited some
+  // flow before the change is crossed even when slack now: the flow that left may have been
+  // what made it limit the others. A seed slack before and after changed nobody's rate.
   ++m_stamp;
   m_componentFlows.clear();
   m_componentResources.clear();
@@ -277,25 +285,36 @@ void FlowNetwork::collectComponent(const std::vector<int>& seeds)
   for (const int r : seeds) {
     if (m_seenResource[r] != m_stamp) {
       m_seenResource[r] = m_stamp;
-      resources.push_back(r);
+      if (m_resources[r].limiting || !slack(r))
+        resources.push_back(r);
     }
   }
-  for (std::size_t i = 0; i < resources.size(); ++i) {
-    for (const int f : m_resources[resources[i]].flows) {
-      if (m_seenFlow[f] == m_stamp)
-        continue;
-      m_seenFlow[f] = m_stamp;
-      m_componentFlows.push_back(f);
-      for (const int other : resourcesOf(f)) {
-        if (m_seenResource[other] != m_stamp && !slack(other)) {
-          m_seenResource[other] = m_stamp;
-          resources.push_back(other);
-        }
+  const auto takeFlow = [this, &resources](int f) {
+    if (m_seenFlow[f] == m_stamp)
+      return;
+    m_seenFlow[f] = m_stamp;
+    m_componentFlows.push_back(f);
+    for (const int other : resourcesOf(f)) {
+      if (m_seenResource[other] != m_stamp && !slack(other)) {
+        m_seenResource[other] = m_stamp;
+        resources.push_back(other);
       }
     }
+  };
+  for (const int f : m_pendingFlows) {
+    if (m_flows[f].active)
+      takeFlow(f);
   }
-  // Slack seeds limit nobody now: they leave the sharing problem.
+  m_pendingFlows.clear();
+  for (std::size_t i = 0; i < resources.size(); ++i) {
+    for (const int f : m_resources[resources[i]].flows)
+      takeFlow(f);
+  }
+  // Seeds that became slack limit nobody now: they leave the sharing problem.
   std::erase_if(resources, [this](int r) { return slack(r); });
+  for (const int r : seeds)
+    m_resources[r].limiting = !slack(r);
+  m_rebalancedFlows += static_cast<std::int64_t>(m_componentFlows.size());
 }
 
 void FlowNetwork::rebalance(const std::vector<int>& seeds, double now)
@@ -344,7 +363,8 @@ void FlowNetwork::rebalance(const std::vector<int>& seeds, double now)
     const double finish = flow.rate > 0 ? now + flow.remaining / flow.rate : kInfinity;
     m_completions.push({finish, flows[i], flow.version});
   }
-  updateLoads(seeds);
+  if (m_trackLoads)
+    updateLoads(seeds);
 }
 
 void FlowNetwork::updateLoads(const std::vector<int>& seeds)

@@ -47,7 +47,10 @@ class FlowNetwork
 public:
   static constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
-  explicit FlowNetwork(std::vector<double> capacities);
+  /// Without `trackLoads`, load() and takeChangedResources() report nothing: the simulator
+  /// wants them only for utilisation samples, and summing every touched resource's flows after
+  /// each change is much of the work on a large fabric.
+  explicit FlowNetwork(std::vector<double> capacities, bool trackLoads = true);
 
   /// Registers a path over `resources` (each at most once) for addOnRoute(); returns its id. The
   /// simulator registers one per connection, so that starting a flow copies and looks up nothing.
@@ -66,6 +69,14 @@ public:
   /// Resources whose load changed since the last call, each once.
   std::vector<int> takeChangedResources();
   int activeFlows() const { return m_active; }
+  bool isActive(int flow) const
+  {
+    return flow >= 0 && flow < static_cast<int>(m_flows.size()) && m_flows[flow].active;
+  }
+  /// An active flow's rate (after the changes made so far).
+  double rate(int flow);
+  /// Flows whose rates were worked out again, summed over all changes: the incremental work.
+  std::int64_t rebalancedFlows() const { return m_rebalancedFlows; }
 
 private:
   struct Route {
@@ -94,6 +105,7 @@ private:
     double ceiling = 0;
     std::vector<int> flows; ///< active flows crossing it
     bool changed = false;
+    bool limiting = false; ///< not slack when the rates were last worked out
   };
   /// Active flows on a resource that share a tightest resource.
   struct GroupCount {
@@ -116,7 +128,8 @@ private:
   /// same without it, and flows that meet only there do not affect each other (the receiving
   /// end of a path whose sending link is as narrow, a spine uplink sized for its leaf).
   bool slack(int resource) const;
-  /// The flows and limiting resources the change at `seeds` can reach, into m_component*.
+  /// The flows and limiting resources the change at `seeds` and the flows added can reach, into
+  /// m_component*.
   void collectComponent(const std::vector<int>& seeds);
   void updateLoads(const std::vector<int>& seeds);
   /// Brings the rates up to date with the flows added and removed since the last call.
@@ -140,6 +153,7 @@ private:
   std::priority_queue<Completion, std::vector<Completion>, std::greater<>> m_completions;
   std::vector<int> m_changed;
   std::vector<int> m_pendingSeeds; ///< resources of flows added or removed at m_pendingNow
+  std::vector<int> m_pendingFlows; ///< flows added at m_pendingNow
   double m_pendingNow = 0;
   std::vector<int> m_seenFlow;     ///< stamp per flow for component searches
   std::vector<int> m_seenResource; ///< stamp per resource
@@ -150,8 +164,10 @@ private:
   std::vector<int> m_localResources;
   std::vector<double> m_localRates;
   FairShareSolver m_solver;
+  std::int64_t m_rebalancedFlows = 0;
   int m_stamp = 0;
   int m_active = 0;
+  bool m_trackLoads = true;
 };
 
 } // namespace cs

@@ -76,7 +76,7 @@ public:
          const ProtocolParams& protocol, const Granularity& granularity)
       : m_topology(topology), m_index(index), m_options(options), m_protocol(protocol),
         m_chunkBytes(granularity.chunkBytes), m_slices(granularity.slices), m_grain(granularity),
-        m_network(index.capacities), m_states(index.tbs.size()),
+        m_network(index.capacities, options.recordUtilisation), m_states(index.tbs.size()),
         m_connections(index.connections.size()), m_dependents(index.tbs.size()),
         m_wireBytes(topology.links.size(), 0.0)
   {
