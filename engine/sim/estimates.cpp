@@ -28,7 +28,8 @@ double busBandwidthFactor(Collective collective, int ranks)
 
 std::optional<NcclEstimate> estimateNcclAllReduce(const Topology& topology, int ranks,
                                                   std::int64_t bytes,
-                                                  const ProtocolParams& protocol)
+                                                  const ProtocolParams& protocol,
+                                                  const KnownRoute& known)
 {
   if (ranks < 2)
     return std::nullopt;
@@ -44,8 +45,9 @@ std::optional<NcclEstimate> estimateNcclAllReduce(const Topology& topology, int 
   double alpha = 0;
   for (int r = 0; r < ranks; ++r) {
     const int next = gpuOfRank[(r + 1) % ranks];
-    const std::optional<Route> route =
-        gpuOfRank[r] < 0 || next < 0 ? std::nullopt : findRoute(topology, gpuOfRank[r], next);
+    std::optional<Route> route = known ? known(r, (r + 1) % ranks) : std::nullopt;
+    if (!route && gpuOfRank[r] >= 0 && next >= 0)
+      route = findRoute(topology, gpuOfRank[r], next);
     if (!route || route->hops.empty())
       return std::nullopt;
     std::vector<int> links;
