@@ -250,8 +250,7 @@ bool routeConnections(const Topology& topology, SimIndex& index, Diagnostics& di
   return ok;
 }
 
-} // namespace
-
+/// The routes of the index's connections by (from rank, to rank), as routing.h gives them.
 KnownRoute knownRoutes(const Topology& topology, const SimIndex& index)
 {
   auto routes = std::make_shared<std::map<std::pair<int, int>, Route>>();
@@ -274,6 +273,14 @@ KnownRoute knownRoutes(const Topology& topology, const SimIndex& index)
     const auto found = routes->find({from, to});
     return found == routes->end() ? std::nullopt : std::optional(found->second);
   };
+}
+
+} // namespace
+
+std::optional<NcclEstimate> estimateNccl(const Topology& topology, const SimIndex& index, int ranks,
+                                         std::int64_t bytes, const ProtocolParams& protocol)
+{
+  return estimateNcclAllReduce(topology, ranks, bytes, protocol, knownRoutes(topology, index));
 }
 
 std::optional<SimIndex> buildSimIndex(const Program& program, const Topology& topology,

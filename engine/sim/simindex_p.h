@@ -47,9 +47,10 @@ struct SimIndex {
 /// Resource of link index `link` crossed in direction `aToB` (half-duplex links share one).
 int linkResource(const Topology& topology, int link, bool aToB);
 
-/// The routes of the index's connections by (from rank, to rank), as routing.h gives them, for
-/// estimateNcclAllReduce: a 1,024-rank fabric need not be searched again.
-KnownRoute knownRoutes(const Topology& topology, const SimIndex& index);
+/// estimateNcclAllReduce given the routes of the index's connections: a 1,024-rank fabric need not
+/// be searched again for the ring neighbours a ring program already connects.
+std::optional<NcclEstimate> estimateNccl(const Topology& topology, const SimIndex& index, int ranks,
+                                         std::int64_t bytes, const ProtocolParams& protocol);
 
 /// Builds the index, or nullopt with errors appended to `diagnostics`.
 std::optional<SimIndex> buildSimIndex(const Program& program, const Topology& topology,

@@ -556,8 +556,7 @@ SimResult simulateProgram(const Program& program, const Topology& topology,
     result.busbwGBps =
         result.algbwGBps * busBandwidthFactor(program.collective, result.trace.ranks);
   }
-  result.nccl = estimateNcclAllReduce(topology, result.trace.ranks, options.bytes, protocol,
-                                      sim::knownRoutes(topology, *index));
+  result.nccl = sim::estimateNccl(topology, *index, result.trace.ranks, options.bytes, protocol);
   result.ok = !diagnostics.hasErrors();
   result.diagnostics = diagnostics.take();
   return result;
