@@ -20,7 +20,8 @@ Runner addBenchCommand(CLI::App& app)
   auto scale = std::make_shared<bool>(false);
   command->add_flag("--scale", *scale,
                     "Benchmark the full check (races included) of a 512-rank direct all-to-all "
-                    "and generating, lowering and checking a 1,024-rank ring all-reduce");
+                    "and generating, lowering, checking and simulating (1 GiB on a 128 x 8 "
+                    "fabric) a 1,024-rank ring all-reduce");
   command->add_option("--repeat", options->repeats, "Runs per measurement")
       ->check(CLI::Range(1, 10000))
       ->capture_default_str();

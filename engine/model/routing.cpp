@@ -18,12 +18,23 @@ struct Candidate {
   bool reached = false;
 };
 
+/// Latencies are sums of the same link values; a tiny tolerance keeps equal sums equal.
+double latencyTolerance(const Candidate& current)
+{
+  return 1e-9 * std::max(1.0, std::abs(current.latency));
+}
+
+/// Whether a route of `latency` loses to `current` whatever its hops (better() says false).
+bool slower(double latency, const Candidate& current)
+{
+  return current.reached && latency > current.latency + latencyTolerance(current);
+}
+
 bool better(double latency, const std::vector<Hop>& hops, const Candidate& current)
 {
   if (!current.reached)
     return true;
-  // Latencies are sums of the same link values; a tiny tolerance keeps equal sums equal.
-  const double tolerance = 1e-9 * std::max(1.0, std::abs(current.latency));
+  const double tolerance = latencyTolerance(current);
   if (latency < current.latency - tolerance)
     return true;
   if (latency > current.latency + tolerance)
@@ -90,9 +101,12 @@ public:
         if (settled[next.other])
           continue;
         const TopologyLink& link = *m_topology.link(next.link);
+        const double latency = best[node].latency + link.latencyUs;
+        // Clearly slower than the route known: no need to build the hops to compare them.
+        if (slower(latency, best[next.other]))
+          continue;
         std::vector<Hop> hops = best[node].hops;
         hops.push_back({next.link, next.aToB});
-        const double latency = best[node].latency + link.latencyUs;
         if (!better(latency, hops, best[next.other]))
           continue;
         Candidate& target = best[next.other];

@@ -28,16 +28,26 @@ double busBandwidthFactor(Collective collective, int ranks)
 
 std::optional<NcclEstimate> estimateNcclAllReduce(const Topology& topology, int ranks,
                                                   std::int64_t bytes,
-                                                  const ProtocolParams& protocol)
+                                                  const ProtocolParams& protocol,
+                                                  const KnownRoute& known)
 {
   if (ranks < 2)
     return std::nullopt;
-  const RouteTable routes(topology);
+  // Only the ring's neighbours matter: one search per rank, not all pairs of 1,024 ranks.
+  std::vector<int> gpuOfRank(ranks, -1);
+  for (const TopologyNode& node : topology.nodes) {
+    if (node.kind == NodeKind::Gpu && node.rank >= 0 && node.rank < ranks &&
+        gpuOfRank[node.rank] < 0)
+      gpuOfRank[node.rank] = node.id; // the first, as Topology::gpuNode finds it
+  }
   NcclEstimate estimate;
   double beta = std::numeric_limits<double>::infinity();
   double alpha = 0;
   for (int r = 0; r < ranks; ++r) {
-    const Route* route = routes.route(r, (r + 1) % ranks);
+    const int next = gpuOfRank[(r + 1) % ranks];
+    std::optional<Route> route = known ? known(r, (r + 1) % ranks) : std::nullopt;
+    if (!route && gpuOfRank[r] >= 0 && next >= 0)
+      route = findRoute(topology, gpuOfRank[r], next);
     if (!route || route->hops.empty())
       return std::nullopt;
     std::vector<int> links;

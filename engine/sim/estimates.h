@@ -4,10 +4,12 @@
 // estimate of NCCL's own ring and tree all-reduce on the same topology.
 
 #include "model/program.h"
+#include "model/routing.h"
 #include "model/topology.h"
 #include "protocolmodel.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 
 namespace cs {
@@ -32,9 +34,14 @@ struct NcclEstimate {
   double betaGBps = 0;
 };
 
+/// The route between two ranks' GPUs where the caller already found it (the simulator, for its
+/// connections), else nullopt: the estimate then searches the topology itself.
+using KnownRoute = std::function<std::optional<Route>(int fromRank, int toRank)>;
+
 /// nullopt when fewer than 2 ranks or some neighbour pair has no route.
 std::optional<NcclEstimate> estimateNcclAllReduce(const Topology& topology, int ranks,
                                                   std::int64_t bytes,
-                                                  const ProtocolParams& protocol);
+                                                  const ProtocolParams& protocol,
+                                                  const KnownRoute& known = {});
 
 } // namespace cs

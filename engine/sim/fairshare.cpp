@@ -93,7 +93,7 @@ std::vector<double> maxMinFairShares(const std::vector<double>& capacities,
   return rates;
 }
 
-FlowNetwork::FlowNetwork(std::vector<double> capacities)
+FlowNetwork::FlowNetwork(std::vector<double> capacities, bool trackLoads) : m_trackLoads(trackLoads)
 {
   m_resources.resize(capacities.size());
   for (std::size_t r = 0; r < capacities.size(); ++r)
@@ -101,7 +101,53 @@ FlowNetwork::FlowNetwork(std::vector<double> capacities)
   m_seenResource.assign(capacities.size(), 0);
 }
 
-int FlowNetwork::add(std::vector<int> resources, double bytes, double now)
+int FlowNetwork::addRoute(std::vector<int> resources)
+{
+  Route route;
+  route.bound = kInfinity;
+  for (const int r : resources) {
+    if (m_resources[r].capacity < route.bound) {
+      route.bound = m_resources[r].capacity;
+      route.tightest = r;
+    }
+  }
+  // One counter per (resource, tightest resource): routes with the same tightest resource
+  // share it on every resource they both cross.
+  for (const int r : resources) {
+    const auto [it, inserted] =
+        m_groupIds.emplace(std::pair(r, route.tightest), static_cast<int>(m_groupCounts.size()));
+    if (inserted)
+      m_groupCounts.push_back({r, route.tightest, 0});
+    route.groups.push_back(it->second);
+  }
+  route.resources = std::move(resources);
+  m_routes.push_back(std::move(route));
+  return static_cast<int>(m_routes.size()) - 1;
+}
+
+int FlowNetwork::add(const std::vector<int>& resources, double bytes, double now)
+{
+  const auto [it, inserted] = m_routeIds.emplace(resources, static_cast<int>(m_routes.size()));
+  if (inserted)
+    addRoute(resources);
+  return addOnRoute(it->second, bytes, now);
+}
+
+void FlowNetwork::countInCeilings(const Route& route, int delta)
+{
+  for (std::size_t i = 0; i < route.resources.size(); ++i) {
+    const int r = route.resources[i];
+    GroupCount& group = m_groupCounts[route.groups[i]];
+    const bool first = delta > 0 ? group.count == 0 : group.count == 1;
+    group.count += delta;
+    if (first || route.tightest == r)
+      m_resources[r].ceiling += delta * route.bound;
+    if (m_resources[r].flows.empty())
+      m_resources[r].ceiling = 0; // no rounding left behind by the sums
+  }
+}
+
+int FlowNetwork::addOnRoute(int route, double bytes, double now)
 {
   int id = 0;
   if (!m_freeIds.empty()) {
@@ -113,7 +159,7 @@ int FlowNetwork::add(std::vector<int> resources, double bytes, double now)
     m_seenFlow.push_back(0);
   }
   Flow& flow = m_flows[id];
-  flow.resources = std::move(resources);
+  flow.route = route;
   flow.remaining = std::max(0.0, bytes);
   flow.rate = 0;
   flow.since = now;
@@ -121,20 +167,19 @@ int FlowNetwork::add(std::vector<int> resources, double bytes, double now)
   flow.scheduled = false;
   ++flow.version;
   ++m_active;
-  if (flow.resources.empty()) {
+  const Route& path = m_routes[route];
+  if (path.resources.empty()) {
     // Nothing to share: done as soon as it starts.
     flow.rate = kInfinity;
     m_completions.push({now, id, flow.version});
     return id;
   }
-  flow.bound = kInfinity;
-  for (const int r : flow.resources)
-    flow.bound = std::min(flow.bound, m_resources[r].capacity);
-  for (const int r : flow.resources) {
+  for (const int r : path.resources) {
     m_resources[r].flows.push_back(id);
-    m_resources[r].boundSum += flow.bound;
     m_pendingSeeds.push_back(r);
   }
+  countInCeilings(path, +1);
+  m_pendingFlows.push_back(id);
   m_pendingNow = now;
   return id;
 }
@@ -167,6 +212,12 @@ void FlowNetwork::settle()
   rebalance(seeds, m_pendingNow);
 }
 
+double FlowNetwork::rate(int flow)
+{
+  settle();
+  return m_flows[flow].rate;
+}
+
 double FlowNetwork::load(int resource)
 {
   settle();
@@ -180,10 +231,9 @@ int FlowNetwork::popCompletion(double now)
   const int id = m_completions.top().flow;
   m_completions.pop();
   detach(id);
-  const std::vector<int>& resources = m_flows[id].resources;
+  const std::vector<int>& resources = resourcesOf(id);
   m_pendingSeeds.insert(m_pendingSeeds.end(), resources.begin(), resources.end());
   m_pendingNow = now;
-  m_flows[id].resources.clear();
   m_freeIds.push_back(id);
   return id;
 }
@@ -194,10 +244,8 @@ void FlowNetwork::detach(int id)
   flow.active = false;
   ++flow.version;
   --m_active;
-  for (const int r : flow.resources) {
-    m_resources[r].boundSum -= flow.bound;
-    if (m_resources[r].flows.size() == 1)
-      m_resources[r].boundSum = 0; // no rounding left behind by the sums
+  const Route& route = m_routes[flow.route];
+  for (const int r : route.resources) {
     std::vector<int>& flows = m_resources[r].flows;
     const auto found = std::find(flows.begin(), flows.end(), id);
     if (found != flows.end()) {
@@ -205,6 +253,7 @@ void FlowNetwork::detach(int id)
       flows.pop_back();
     }
   }
+  countInCeilings(route, -1);
 }
 
 std::vector<int> FlowNetwork::takeChangedResources()
@@ -220,14 +269,15 @@ std::vector<int> FlowNetwork::takeChangedResources()
 bool FlowNetwork::slack(int resource) const
 {
   const Resource& r = m_resources[resource];
-  return r.boundSum <= r.capacity * (1 + kSlackTolerance);
+  return r.ceiling <= r.capacity * (1 + kSlackTolerance);
 }
 
 void FlowNetwork::collectComponent(const std::vector<int>& seeds)
 {
-  // The connected component of the seed resources in the flow/resource graph, not crossing
-  // slack resources: only its rates can change when a flow enters or leaves it. A seed is
-  // crossed even when slack: it may have limited the flow that just left.
+  // The connected component of the seed resources and the new flows in the flow/resource
+  // graph, not crossing slack resources: only its rates can change. A seed that limited some
+  // flow before the change is crossed even when slack now: the flow that left may have been
+  // what made it limit the others. A seed slack before and after changed nobody's rate.
   ++m_stamp;
   m_componentFlows.clear();
   m_componentResources.clear();
@@ -235,25 +285,36 @@ void FlowNetwork::collectComponent(const std::vector<int>& seeds)
   for (const int r : seeds) {
     if (m_seenResource[r] != m_stamp) {
       m_seenResource[r] = m_stamp;
-      resources.push_back(r);
+      if (m_resources[r].limiting || !slack(r))
+        resources.push_back(r);
     }
   }
-  for (std::size_t i = 0; i < resources.size(); ++i) {
-    for (const int f : m_resources[resources[i]].flows) {
-      if (m_seenFlow[f] == m_stamp)
-        continue;
-      m_seenFlow[f] = m_stamp;
-      m_componentFlows.push_back(f);
-      for (const int other : m_flows[f].resources) {
-        if (m_seenResource[other] != m_stamp && !slack(other)) {
-          m_seenResource[other] = m_stamp;
-          resources.push_back(other);
-        }
+  const auto takeFlow = [this, &resources](int f) {
+    if (m_seenFlow[f] == m_stamp)
+      return;
+    m_seenFlow[f] = m_stamp;
+    m_componentFlows.push_back(f);
+    for (const int other : resourcesOf(f)) {
+      if (m_seenResource[other] != m_stamp && !slack(other)) {
+        m_seenResource[other] = m_stamp;
+        resources.push_back(other);
       }
     }
+  };
+  for (const int f : m_pendingFlows) {
+    if (m_flows[f].active)
+      takeFlow(f);
   }
-  // Slack seeds limit nobody now: they leave the sharing problem.
+  m_pendingFlows.clear();
+  for (std::size_t i = 0; i < resources.size(); ++i) {
+    for (const int f : m_resources[resources[i]].flows)
+      takeFlow(f);
+  }
+  // Seeds that became slack limit nobody now: they leave the sharing problem.
   std::erase_if(resources, [this](int r) { return slack(r); });
+  for (const int r : seeds)
+    m_resources[r].limiting = !slack(r);
+  m_rebalancedFlows += static_cast<std::int64_t>(m_componentFlows.size());
 }
 
 void FlowNetwork::rebalance(const std::vector<int>& seeds, double now)
@@ -274,13 +335,13 @@ void FlowNetwork::rebalance(const std::vector<int>& seeds, double now)
   m_localOffsets.assign(1, 0);
   m_localResources.clear();
   for (const int f : flows) {
-    for (const int r : m_flows[f].resources) {
+    for (const int r : resourcesOf(f)) {
       if (m_seenResource[r] < 0)
         m_localResources.push_back(-m_seenResource[r] - 1);
     }
     m_localResources.push_back(static_cast<int>(capacities.size()));
     m_localOffsets.push_back(static_cast<int>(m_localResources.size()));
-    capacities.push_back(m_flows[f].bound);
+    capacities.push_back(boundOf(f));
   }
   std::vector<double>& rates = m_localRates;
   if (resources.empty())
@@ -302,7 +363,8 @@ void FlowNetwork::rebalance(const std::vector<int>& seeds, double now)
     const double finish = flow.rate > 0 ? now + flow.remaining / flow.rate : kInfinity;
     m_completions.push({finish, flows[i], flow.version});
   }
-  updateLoads(seeds);
+  if (m_trackLoads)
+    updateLoads(seeds);
 }
 
 void FlowNetwork::updateLoads(const std::vector<int>& seeds)
@@ -328,7 +390,7 @@ void FlowNetwork::updateLoads(const std::vector<int>& seeds)
   for (const int r : seeds)
     refresh(r);
   for (const int f : m_componentFlows) {
-    for (const int r : m_flows[f].resources)
+    for (const int r : resourcesOf(f))
       refresh(r);
   }
 }

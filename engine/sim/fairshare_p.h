@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <queue>
 #include <vector>
 
@@ -46,11 +47,19 @@ class FlowNetwork
 public:
   static constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
-  explicit FlowNetwork(std::vector<double> capacities);
+  /// Without `trackLoads`, load() and takeChangedResources() report nothing: the simulator
+  /// wants them only for utilisation samples, and summing every touched resource's flows after
+  /// each change is much of the work on a large fabric.
+  explicit FlowNetwork(std::vector<double> capacities, bool trackLoads = true);
 
-  /// Starts a flow of `bytes` over `resources` at time `now` (never before an earlier call's
+  /// Registers a path over `resources` (each at most once) for addOnRoute(); returns its id. The
+  /// simulator registers one per connection, so that starting a flow copies and looks up nothing.
+  int addRoute(std::vector<int> resources);
+  /// Starts a flow of `bytes` over route `route` at time `now` (never before an earlier call's
   /// `now`); returns its id.
-  int add(std::vector<int> resources, double bytes, double now);
+  int addOnRoute(int route, double bytes, double now);
+  /// add() over `resources`, registering the route on first use.
+  int add(const std::vector<int>& resources, double bytes, double now);
   /// The earliest time a flow finishes, or infinity when none is active.
   double nextCompletion();
   /// Removes the flow finishing at nextCompletion() and returns its id (call with now = that time).
@@ -60,14 +69,29 @@ public:
   /// Resources whose load changed since the last call, each once.
   std::vector<int> takeChangedResources();
   int activeFlows() const { return m_active; }
+  bool isActive(int flow) const
+  {
+    return flow >= 0 && flow < static_cast<int>(m_flows.size()) && m_flows[flow].active;
+  }
+  /// An active flow's rate (after the changes made so far).
+  double rate(int flow);
+  /// Flows whose rates were worked out again, summed over all changes: the incremental work.
+  std::int64_t rebalancedFlows() const { return m_rebalancedFlows; }
 
 private:
-  struct Flow {
+  struct Route {
     std::vector<int> resources;
+    /// Per resource crossed: the counter of this route's flows among that resource's flows
+    /// grouped by their tightest resource (an index into m_groupCounts).
+    std::vector<int> groups;
+    int tightest = -1; ///< the first resource of the smallest capacity crossed
+    double bound = 0;  ///< that capacity: a flow's rate can never be higher
+  };
+  struct Flow {
+    int route = -1;
     double remaining = 0;
     double rate = 0;
     double since = 0; ///< time `remaining` was last brought up to date
-    double bound = 0; ///< the smallest capacity it crosses: its rate can never be higher
     int version = 0;  ///< bumps when the rate changes; older completion entries are stale
     bool active = false;
     bool scheduled = false; ///< a completion entry for the current rate is queued
@@ -75,9 +99,19 @@ private:
   struct Resource {
     double capacity = 0;
     double load = 0;
-    double boundSum = 0;    ///< the bounds of its active flows, summed
+    /// The most its active flows can carry together, from their tightest resources: each group
+    /// of flows sharing a tightest resource other than this one counts its capacity once (the
+    /// group cannot carry more), a flow whose tightest resource is this one its own bound.
+    double ceiling = 0;
     std::vector<int> flows; ///< active flows crossing it
     bool changed = false;
+    bool limiting = false; ///< not slack when the rates were last worked out
+  };
+  /// Active flows on a resource that share a tightest resource.
+  struct GroupCount {
+    int resource = 0;
+    int tightest = 0;
+    int count = 0;
   };
   struct Completion {
     double time;
@@ -90,23 +124,36 @@ private:
   };
 
   void rebalance(const std::vector<int>& seeds, double now);
-  /// A resource that fits every flow crossing it at that flow's bound never limits anyone: the
-  /// fair shares are the same without it, and flows that meet only there do not affect each
-  /// other (a NIC's own link, a spine uplink sized for its leaf).
+  /// A resource whose ceiling fits its capacity never limits anyone: the fair shares are the
+  /// same without it, and flows that meet only there do not affect each other (the receiving
+  /// end of a path whose sending link is as narrow, a spine uplink sized for its leaf).
   bool slack(int resource) const;
-  /// The flows and limiting resources the change at `seeds` can reach, into m_component*.
+  /// The flows and limiting resources the change at `seeds` and the flows added can reach, into
+  /// m_component*.
   void collectComponent(const std::vector<int>& seeds);
   void updateLoads(const std::vector<int>& seeds);
   /// Brings the rates up to date with the flows added and removed since the last call.
   void settle();
   void detach(int flow);
+  const std::vector<int>& resourcesOf(int flow) const
+  {
+    return m_routes[m_flows[flow].route].resources;
+  }
+  double boundOf(int flow) const { return m_routes[m_flows[flow].route].bound; }
+  /// Counts a flow of `route` in (+1) or out (-1) of its resources' ceilings.
+  void countInCeilings(const Route& route, int delta);
 
+  std::vector<Route> m_routes;
+  std::map<std::vector<int>, int> m_routeIds; ///< for add() by resources
+  std::vector<GroupCount> m_groupCounts;
+  std::map<std::pair<int, int>, int> m_groupIds; ///< (resource, tightest) to its GroupCount
   std::vector<Flow> m_flows;
   std::vector<int> m_freeIds;
   std::vector<Resource> m_resources;
   std::priority_queue<Completion, std::vector<Completion>, std::greater<>> m_completions;
   std::vector<int> m_changed;
   std::vector<int> m_pendingSeeds; ///< resources of flows added or removed at m_pendingNow
+  std::vector<int> m_pendingFlows; ///< flows added at m_pendingNow
   double m_pendingNow = 0;
   std::vector<int> m_seenFlow;     ///< stamp per flow for component searches
   std::vector<int> m_seenResource; ///< stamp per resource
@@ -117,8 +164,10 @@ private:
   std::vector<int> m_localResources;
   std::vector<double> m_localRates;
   FairShareSolver m_solver;
+  std::int64_t m_rebalancedFlows = 0;
   int m_stamp = 0;
   int m_active = 0;
+  bool m_trackLoads = true;
 };
 
 } // namespace cs

@@ -2,7 +2,9 @@
 
 #include "model/routing.h"
 
+#include <limits>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <tuple>
@@ -248,7 +250,38 @@ bool routeConnections(const Topology& topology, SimIndex& index, Diagnostics& di
   return ok;
 }
 
+/// The routes of the index's connections by (from rank, to rank), as routing.h gives them.
+KnownRoute knownRoutes(const Topology& topology, const SimIndex& index)
+{
+  auto routes = std::make_shared<std::map<std::pair<int, int>, Route>>();
+  for (const ConnectionInfo& connection : index.connections) {
+    const auto [it, inserted] = routes->try_emplace({connection.from, connection.to});
+    if (!inserted)
+      continue; // every channel takes the same route
+    Route& route = it->second;
+    route.latencyUs = connection.latencyUs;
+    route.bottleneckGBps = std::numeric_limits<double>::infinity();
+    for (std::size_t i = 0; i < connection.hops.size(); ++i) {
+      const auto [link, aToB] = connection.hops[i];
+      route.hops.push_back({connection.linkPath[i], aToB});
+      route.bottleneckGBps = std::min(route.bottleneckGBps, topology.links[link].bandwidthGBps);
+    }
+    if (route.hops.empty())
+      route.bottleneckGBps = 0;
+  }
+  return [routes](int from, int to) -> std::optional<Route> {
+    const auto found = routes->find({from, to});
+    return found == routes->end() ? std::nullopt : std::optional(found->second);
+  };
+}
+
 } // namespace
+
+std::optional<NcclEstimate> estimateNccl(const Topology& topology, const SimIndex& index, int ranks,
+                                         std::int64_t bytes, const ProtocolParams& protocol)
+{
+  return estimateNcclAllReduce(topology, ranks, bytes, protocol, knownRoutes(topology, index));
+}
 
 std::optional<SimIndex> buildSimIndex(const Program& program, const Topology& topology,
                                       Diagnostics& diagnostics)

@@ -5,6 +5,7 @@
 // connections with their routes and link resources. Anything the loop could trip over
 // (peers out of range, missing GPUs or routes) becomes a sim.* diagnostic here instead.
 
+#include "estimates.h"
 #include "model/diagnostic.h"
 #include "model/program.h"
 #include "model/topology.h"
@@ -45,6 +46,11 @@ struct SimIndex {
 
 /// Resource of link index `link` crossed in direction `aToB` (half-duplex links share one).
 int linkResource(const Topology& topology, int link, bool aToB);
+
+/// estimateNcclAllReduce given the routes of the index's connections: a 1,024-rank fabric need not
+/// be searched again for the ring neighbours a ring program already connects.
+std::optional<NcclEstimate> estimateNccl(const Topology& topology, const SimIndex& index, int ranks,
+                                         std::int64_t bytes, const ProtocolParams& protocol);
 
 /// Builds the index, or nullopt with errors appended to `diagnostics`.
 std::optional<SimIndex> buildSimIndex(const Program& program, const Topology& topology,

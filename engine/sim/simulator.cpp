@@ -76,13 +76,15 @@ public:
          const ProtocolParams& protocol, const Granularity& granularity)
       : m_topology(topology), m_index(index), m_options(options), m_protocol(protocol),
         m_chunkBytes(granularity.chunkBytes), m_slices(granularity.slices), m_grain(granularity),
-        m_network(index.capacities), m_states(index.tbs.size()),
+        m_network(index.capacities, options.recordUtilisation), m_states(index.tbs.size()),
         m_connections(index.connections.size()), m_dependents(index.tbs.size()),
         m_wireBytes(topology.links.size(), 0.0)
   {
     m_usage.resize(topology.links.size());
     for (std::size_t i = 0; i < topology.links.size(); ++i)
       m_usage[i].link = topology.links[i].id;
+    for (const ConnectionInfo& connection : index.connections)
+      m_routes.push_back(m_network.addRoute(connection.resources));
   }
 
   /// Runs to the end (true) or until SimOptions::cancel is set (false).
@@ -168,7 +170,9 @@ private:
 
   void wake(std::vector<int>& waiting)
   {
-    m_ready.insert(m_ready.end(), waiting.begin(), waiting.end());
+    // One or two at a time: push_back costs less than the deque's range insert.
+    for (const int t : waiting)
+      m_ready.push_back(t);
     waiting.clear();
   }
 
@@ -203,6 +207,7 @@ private:
   int m_slices;
   Granularity m_grain;
   FlowNetwork m_network;
+  std::vector<int> m_routes; ///< per connection: its route in m_network
   std::vector<TbState> m_states;
   std::vector<Connection> m_connections;
   std::vector<std::vector<int>> m_dependents; ///< per tb: threadblocks waiting for its flag
@@ -330,7 +335,7 @@ void Engine::startPiece(int t, double bytes, int slots)
     (aToB ? m_usage[link].bytesAtoB : m_usage[link].bytesBtoA) += payload;
     m_wireBytes[link] += wire;
   }
-  const int flow = m_network.add(route.resources, wire, m_now);
+  const int flow = m_network.addOnRoute(m_routes[info.sendConnection], wire, m_now);
   if (flow >= static_cast<int>(m_flowPiece.size()))
     m_flowPiece.resize(flow + 1);
   m_flowPiece[flow] = piece;
@@ -551,7 +556,7 @@ SimResult simulateProgram(const Program& program, const Topology& topology,
     result.busbwGBps =
         result.algbwGBps * busBandwidthFactor(program.collective, result.trace.ranks);
   }
-  result.nccl = estimateNcclAllReduce(topology, result.trace.ranks, options.bytes, protocol);
+  result.nccl = sim::estimateNccl(topology, *index, result.trace.ranks, options.bytes, protocol);
   result.ok = !diagnostics.hasErrors();
   result.diagnostics = diagnostics.take();
   return result;

@@ -3,6 +3,7 @@ find_package(nlohmann_json REQUIRED)
 cstudio_add_test(tst_topology SOURCES sim/tst_topology.cpp sim/simtestutil.h)
 cstudio_add_test(tst_topologyimport SOURCES sim/tst_topologyimport.cpp sim/simtestutil.h)
 cstudio_add_test(tst_simulator SOURCES sim/tst_simulator.cpp sim/simtestutil.h)
+cstudio_add_test(tst_simfairshare SOURCES sim/tst_simfairshare.cpp)
 cstudio_add_test(tst_simcorpus SOURCES sim/tst_simcorpus.cpp sim/simtestutil.h
   LIBS nlohmann_json::nlohmann_json)
 cstudio_add_test(tst_simcli SOURCES sim/tst_simcli.cpp LIBS nlohmann_json::nlohmann_json)
