@@ -16,6 +16,7 @@
 #include "document/document.h"
 #include "library.h"
 #include "model/topologypresets.h"
+#include "panels/gpuchoice.h"
 #include "panels/problemspanel.h"
 #include "replaywindow.h"
 #include "session/documenttrace.h"
@@ -397,6 +398,15 @@ int takeTeachingScreenshot(MainWindow& window, const Arguments& args)
   return saveShot(presentation->grab(), args.screenshotPath);
 }
 
+/// --gpu: the same undoable edit as the Inspector's GPU box, so the title shows the change.
+void chooseStartGpu(MainWindow& window, std::optional<cs::GpuModelId> gpu)
+{
+  if (!gpu)
+    return;
+  if (QUndoCommand* choose = cs::editor::makeChooseGpuCommand(window.document(), gpu))
+    window.document()->undoStack()->push(choose);
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -432,6 +442,7 @@ int main(int argc, char** argv)
   const QString openError = openStartDocument(window, args.file, headless);
   if (!openError.isEmpty() && headless)
     return kUsageError;
+  chooseStartGpu(window, args.gpu);
   if (!args.exportAnimation.isEmpty())
     return exportStartAnimation(window, args);
   // Before the view is chosen, so --view wins over the tab the activation brings forward.
