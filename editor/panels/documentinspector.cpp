@@ -139,10 +139,7 @@ DocumentInspector::DocumentInspector(Document* document, QWidget* parent)
   connect(m_outOfPlace, &QCheckBox::toggled, this, [this](bool on) {
     push(tr("Change call modes"), [on](Schedule& s) { s.outofplace = on; });
   });
-  connect(m_gpu, &QComboBox::activated, this, [this] {
-    if (QUndoCommand* command = makeChooseGpuCommand(this->document(), gpuChoice(m_gpu)))
-      this->document()->undoStack()->push(command);
-  });
+  connect(m_gpu, &QComboBox::activated, this, &DocumentInspector::chooseGpu);
   connect(m_notes, &QPlainTextEdit::textChanged, this, [this] {
     if (updating())
       return;
@@ -176,6 +173,12 @@ void DocumentInspector::setBufferChunks(Buffer buffer, int chunks)
        : buffer == Buffer::Output ? perRank.output
                                   : perRank.scratch) = chunks;
   });
+}
+
+void DocumentInspector::chooseGpu()
+{
+  if (QUndoCommand* command = makeChooseGpuCommand(document(), gpuChoice(m_gpu)))
+    document()->undoStack()->push(command);
 }
 
 void DocumentInspector::showGpu()

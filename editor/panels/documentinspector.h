@@ -37,6 +37,7 @@ public:
 private:
   void push(const QString& text, const std::function<void(Schedule&)>& change);
   void setBufferChunks(Buffer buffer, int chunks);
+  void chooseGpu();
   void showGpu();
 
   QLineEdit* m_name;
