@@ -16,6 +16,7 @@
 #include "document/document.h"
 #include "library.h"
 #include "model/topologypresets.h"
+#include "panels/gpuchoice.h"
 #include "panels/problemspanel.h"
 #include "replaywindow.h"
 #include "session/documenttrace.h"
@@ -120,10 +121,20 @@ void setIdentity()
                                                cs::editor::drawnIcon(cs::editor::WindowIcon::App)));
 }
 
-/// Opens FILE, or the built-in example when there is none or it cannot be read; returns why FILE
-/// could not be opened (empty when it was, or when there was none).
-QString openStartDocument(MainWindow& window, const QString& file, bool screenshot)
+/// --gpu: the same undoable edit as the Inspector's GPU box, so the title shows the change.
+void chooseStartGpu(MainWindow& window, std::optional<cs::GpuModelId> gpu)
 {
+  if (!gpu)
+    return;
+  if (QUndoCommand* choose = cs::editor::makeChooseGpuCommand(window.document(), gpu))
+    window.document()->undoStack()->push(choose);
+}
+
+/// Opens FILE, or the built-in example when there is none or it cannot be read, and chooses --gpu
+/// for it; returns why FILE could not be opened (empty when it was, or when there was none).
+QString openStartDocument(MainWindow& window, const Arguments& args, bool screenshot)
+{
+  const QString& file = args.file;
   QString openError;
   if (!file.isEmpty())
     openError = window.openFile(file);
@@ -140,6 +151,7 @@ QString openStartDocument(MainWindow& window, const QString& file, bool screensh
     if (!error.isEmpty())
       printError(error);
   }
+  chooseStartGpu(window, args.gpu);
   return openError;
 }
 
@@ -429,7 +441,7 @@ int main(int argc, char** argv)
   options.rememberViewSettings = !headless;
   MainWindow window(options);
 
-  const QString openError = openStartDocument(window, args.file, headless);
+  const QString openError = openStartDocument(window, args, headless);
   if (!openError.isEmpty() && headless)
     return kUsageError;
   if (!args.exportAnimation.isEmpty())

@@ -185,6 +185,8 @@ void Document::setProgram(std::optional<Program> program)
 void Document::setLowering(const LowerOptions& options)
 {
   m_state.lowering = options;
+  // The design document carries the GPU, so saving, autosave and the library keep the choice.
+  m_state.design.gpu = options.gpu;
   commit({ChangeEvent::Kind::Lowering, {}});
 }
 

@@ -99,6 +99,8 @@ QString saveDesignFile(const DocumentState& state, const std::optional<Schedule>
                        const QString& path)
 {
   DesignDocument design = state.design;
+  // The GPU is edited as a lowering option; a document opened from MSCCL XML saves it too.
+  design.gpu = state.lowering.gpu;
   if (state.program && shownSchedule)
     design.schedule = *shownSchedule;
   const std::string reason =

@@ -1,5 +1,7 @@
 #include "documentinspector.h"
 
+#include "gpuchoice.h"
+
 #include "style/textformat.h"
 
 #include "document/commands/statecommands.h"
@@ -65,7 +67,7 @@ DocumentInspector::DocumentInspector(Document* document, QWidget* parent)
       m_root(makeSpin(QStringLiteral("root"), 0, kMaxRanks - 1)),
       m_inPlace(makeCheck(QStringLiteral("inPlace"), tr("in place"))),
       m_outOfPlace(makeCheck(QStringLiteral("outOfPlace"), tr("out of place"))),
-      m_summary(makeNote(QStringLiteral("summary"))),
+      m_gpu(makeCombo(QStringLiteral("gpu"))), m_summary(makeNote(QStringLiteral("summary"))),
       m_rangeNote(makeNote(QStringLiteral("rangeNote"))), m_notes(new QPlainTextEdit(this))
 {
   m_name->setObjectName(QStringLiteral("name"));
@@ -79,6 +81,7 @@ DocumentInspector::DocumentInspector(Document* document, QWidget* parent)
   m_root->setPrefix(tr("rank "));
   m_ranks->setToolTip(tr("Number of ranks (GPUs) the algorithm runs on"));
   m_rangeNote->setForegroundRole(QPalette::WindowText);
+  fillGpuCombo(m_gpu);
 
   auto* modes = new QHBoxLayout;
   modes->addWidget(m_inPlace);
@@ -96,6 +99,7 @@ DocumentInspector::DocumentInspector(Document* document, QWidget* parent)
   form()->addRow(m_buffersNote);
   form()->addRow(tr("Root"), m_root);
   form()->addRow(tr("Calls"), modes);
+  form()->addRow(tr("GPU"), m_gpu);
   form()->addRow(tr("Notes"), m_notes);
 
   connect(m_name, &QLineEdit::editingFinished, this, [this] {
@@ -135,6 +139,7 @@ DocumentInspector::DocumentInspector(Document* document, QWidget* parent)
   connect(m_outOfPlace, &QCheckBox::toggled, this, [this](bool on) {
     push(tr("Change call modes"), [on](Schedule& s) { s.outofplace = on; });
   });
+  connect(m_gpu, &QComboBox::activated, this, &DocumentInspector::chooseGpu);
   connect(m_notes, &QPlainTextEdit::textChanged, this, [this] {
     if (updating())
       return;
@@ -170,6 +175,20 @@ void DocumentInspector::setBufferChunks(Buffer buffer, int chunks)
   });
 }
 
+void DocumentInspector::chooseGpu()
+{
+  if (QUndoCommand* command = makeChooseGpuCommand(document(), gpuChoice(m_gpu)))
+    document()->undoStack()->push(command);
+}
+
+void DocumentInspector::showGpu()
+{
+  fillEditors([&] {
+    updateGpuToolTips(m_gpu, document()->lowering().dialect);
+    showGpuChoice(m_gpu, document()->lowering().gpu);
+  });
+}
+
 QString DocumentInspector::heading() const
 {
   return document()->displayName();
@@ -183,6 +202,7 @@ void DocumentInspector::refresh()
        std::initializer_list<QWidget*>{m_name, m_collective, m_ranks, m_input, m_output, m_scratch,
                                        m_root, m_inPlace, m_outOfPlace})
     shape->setEnabled(shown.has_value());
+  showGpu();
 
   QString verdict;
   if (analysis.errors > 0)

@@ -5,6 +5,7 @@
 // Shape changes are ReplaceScheduleCommands on the shown Schedule (so the Schedule becomes the
 // source); notes are ChangeNotesCommands, which merge while typing. Changing the rank count
 // keeps transfers that fall outside; the checker marks them and a note here says how many.
+// The GPU the design is for (gpuchoice.h) is chosen here too, whichever level is the source.
 
 #include "inspectorpage.h"
 
@@ -36,6 +37,8 @@ public:
 private:
   void push(const QString& text, const std::function<void(Schedule&)>& change);
   void setBufferChunks(Buffer buffer, int chunks);
+  void chooseGpu();
+  void showGpu();
 
   QLineEdit* m_name;
   QComboBox* m_collective;
@@ -47,6 +50,7 @@ private:
   QSpinBox* m_root;
   QCheckBox* m_inPlace;
   QCheckBox* m_outOfPlace;
+  QComboBox* m_gpu;
   QLabel* m_summary;
   QLabel* m_rangeNote;
   QPlainTextEdit* m_notes;

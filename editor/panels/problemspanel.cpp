@@ -1,5 +1,7 @@
 #include "problemspanel.h"
 
+#include "gpuchoice.h"
+
 #include "problemsmodel.h"
 #include "problemtargets.h"
 #include "style/paintedicons.h"
@@ -145,6 +147,15 @@ void ProblemsPanel::setUpTree()
   copy->setShortcutContext(Qt::WidgetWithChildrenShortcut);
   connect(copy, &QAction::triggered, this, &ProblemsPanel::copySelection);
   m_tree->addAction(copy);
+
+  m_fix = new QAction(this);
+  m_fix->setObjectName(QStringLiteral("problemFix"));
+  m_fix->setVisible(false);
+  connect(m_fix, &QAction::triggered, this, [this] {
+    if (QUndoCommand* command = makeChooseGpuCommand(m_document, m_fixGpu))
+      m_document->undoStack()->push(command);
+  });
+  m_tree->addAction(m_fix);
 }
 
 QWidget* ProblemsPanel::buildEmptyPage()
@@ -357,6 +368,7 @@ void ProblemsPanel::showDetails()
 {
   const QModelIndex current = m_tree->currentIndex();
   const Problem* shown = m_model->problemAt(current);
+  updateFix(shown);
   if (!shown || m_stack->currentWidget() != m_tree) {
     m_details->hide();
     return;
@@ -373,6 +385,19 @@ void ProblemsPanel::showDetails()
                QString::fromStdString(d.code).toHtmlEscaped(),
                m_model->isRunRow(current) ? tr("run") : ProblemsModel::stageText(problem), where));
   m_details->show();
+}
+
+void ProblemsPanel::updateFix(const Problem* problem)
+{
+  m_fixGpu.reset();
+  const std::optional<Program>& program = m_document->shownProgram();
+  if (problem && problem->diagnostic.code == "limit.residency" && program) {
+    const DialectId dialect = m_document->lowering().dialect;
+    m_fixGpu = smallestGpuFitting(widestRankThreadblocks(*program), dialect);
+  }
+  m_fix->setVisible(m_fixGpu.has_value());
+  if (m_fixGpu)
+    m_fix->setText(tr("Choose GPU %1").arg(gpuChoiceText(m_fixGpu)));
 }
 
 void ProblemsPanel::setCompact(bool compact)

@@ -8,7 +8,8 @@
 // elide long messages). Activating a row (double-click or Enter) selects what it is about
 // (problemtargets.h: a transfer, an instruction, a cell, GPUs) and emits problemActivated so the
 // main window can bring the right tab forward. With nothing to report the panel is one line: a
-// green check and a sentence.
+// green check and a sentence. A limit.residency row offers "Choose GPU …" in its context menu
+// when a known GPU keeps the program's threadblocks resident.
 // Rows come from ProblemsModel, rebuilt on every analysisChanged.
 
 #include <QAction>
@@ -16,6 +17,9 @@
 #include <QWidget>
 
 #include "document/analysis.h"
+#include "model/gpumodel.h"
+
+#include <optional>
 
 class QLabel;
 class QLayout;
@@ -49,6 +53,8 @@ public:
   /// problems, stage "run"; activating one selects its instruction. An empty list removes them.
   void setRunProblems(std::vector<Problem> problems);
   ProblemsModel* model() const { return m_model; }
+  /// The current row's fix ("Choose GPU B200 (148 SMs)"); hidden when the row has none.
+  QAction* fixAction() const { return m_fix; }
   /// Whether the panel shows only the one "No problems" line.
   bool isCompact() const { return m_compact; }
 
@@ -71,6 +77,8 @@ private:
   void updateEmptyState();
   void copySelection();
   void showDetails();
+  /// Offers m_fix for `problem` (the current row, or null) when one exists.
+  void updateFix(const Problem* problem);
   /// After a refresh, makes the problem that was current current again when it still exists
   /// (edits rebuild the list; the user's place in it should survive them).
   void restoreCurrent();
@@ -98,6 +106,8 @@ private:
   QString m_summary;
   QString m_currentKey; ///< problemKey of the current row, kept across refreshes
   QList<QAction*> m_toolActions;
+  QAction* m_fix = nullptr;
+  std::optional<GpuModelId> m_fixGpu; ///< the GPU m_fix chooses
 };
 
 } // namespace cs::editor

@@ -8,4 +8,5 @@ list(APPEND cs_editor_area_sources
   panels/instructioninspector.h panels/instructioninspector.cpp
   panels/inspectorpanel.h panels/inspectorpanel.cpp
   panels/problemtargets.h panels/problemtargets.cpp
+  panels/gpuchoice.h panels/gpuchoice.cpp
 )

@@ -275,6 +275,7 @@ std::optional<RecoveredDocument> Autosave::loadRecoveryFile(const QString& path,
   if (const auto protocol = parseProtocol(lowering.value("protocol").toString().toStdString()))
     recovered.state.lowering.protocol = *protocol;
   recovered.state.lowering.instances = std::max(1, lowering.value("instances").toInt(1));
+  recovered.state.lowering.gpu = recovered.state.design.gpu; // the design carries the GPU
 
   const QJsonObject origin = object->value("origin").toObject();
   recovered.origin.filePath = origin.value("filePath").toString();

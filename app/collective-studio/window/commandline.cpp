@@ -116,6 +116,10 @@ void addOptions(QCommandLineParser& parser)
        QStringLiteral("With --dialog sweep: then open this document and sweep it too, so the "
                       "plot compares the two algorithms."),
        QStringLiteral("FILE")},
+      {QStringLiteral("gpu"),
+       QStringLiteral("Check FILE for this GPU (%1), as the Inspector's GPU box would choose it.")
+           .arg(QString::fromStdString(gpuModelKeys())),
+       QStringLiteral("MODEL")},
       {QStringLiteral("activate-problem"),
        QStringLiteral("Activate the N-th problem (0-based) as a double-click would, before the "
                       "screenshot."),
@@ -249,6 +253,19 @@ void printError(const QString& message)
   std::fprintf(stderr, "collective-studio: %s\n", qPrintable(message));
 }
 
+/// Checks --gpu into `args`; prints why and returns false.
+bool parseGpuArgument(const QCommandLineParser& parser, Arguments& args)
+{
+  if (!parser.isSet(QStringLiteral("gpu")))
+    return true;
+  const QString spelling = parser.value(QStringLiteral("gpu"));
+  args.gpu = parseGpuModel(spelling.toStdString());
+  if (!args.gpu)
+    printError(QStringLiteral("--gpu must be one of %1, not \"%2\"")
+                   .arg(QString::fromStdString(gpuModelKeys()), spelling));
+  return args.gpu.has_value();
+}
+
 /// Parses and checks the command line into `args`; prints why and returns false for a bad one.
 /// --help and --version exit from here.
 bool parseArguments(Arguments& args)
@@ -265,7 +282,7 @@ bool parseArguments(Arguments& args)
     parser.showVersion();
 
   if (!parseReplayArguments(parser, args) || !parseSweepArguments(parser, args) ||
-      !parseExportArguments(parser, args))
+      !parseExportArguments(parser, args) || !parseGpuArgument(parser, args))
     return false;
   const QString viewName = args.trace.isEmpty() && args.exportAnimation.isEmpty()
                                ? parser.value(QStringLiteral("view"))

@@ -5,6 +5,7 @@
 // and parseArguments returns false; --help and --version exit from parseArguments.
 
 #include "export/animationexport.h"
+#include "model/gpumodel.h"
 #include "window/mainwindow.h"
 
 #include <QSize>
@@ -39,6 +40,8 @@ struct Arguments {
   QString teachDialog;
   bool problemSet = false;
   QString problem; ///< --activate-problem as given
+  /// --gpu: chosen for FILE once opened (an undoable edit, as the Inspector's GPU box makes)
+  std::optional<GpuModelId> gpu;
   QString trace;   ///< --trace: a recorded run of FILE's program to replay
   QString compare; ///< --compare: a second run to compare --trace with
   QString replayView = QStringLiteral("playback"); ///< --view with --trace

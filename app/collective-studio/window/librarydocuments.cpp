@@ -75,6 +75,7 @@ LoadResult loadVersionContent(const storage::Library& library, std::int64_t algo
     if (design.document) {
       DocumentState state;
       state.design = std::move(*design.document);
+      state.lowering.gpu = state.design.gpu; // residency is judged for the GPU it was saved for
       // A saved version remembers the dialect it was exported for through its XML.
       if (!content->xml.empty()) {
         const ReadResult xml = readMscclXml(content->xml);

@@ -3,6 +3,7 @@
 #include "newdocuments.h"
 #include "twolinedelegate.h"
 
+#include "panels/gpuchoice.h"
 #include "style/rankpalette.h"
 
 #include "model/topologypresets.h"
@@ -53,6 +54,13 @@ NewDocumentDialog::NewDocumentDialog(QWidget* parent) : QDialog(parent)
   m_preset = new QComboBox(this);
   m_preset->setToolTip(tr("The topology drawn on the Topology tab; built for the rank count"));
   shared->addRow(tr("&Topology:"), m_preset);
+  m_gpu = new QComboBox(this);
+  fillGpuCombo(m_gpu);
+  updateGpuToolTips(m_gpu, LowerOptions{}.dialect);
+  showGpuChoice(m_gpu, std::nullopt);
+  connect(m_gpu, &QComboBox::currentIndexChanged, this,
+          [this] { m_gpu->setToolTip(m_gpu->currentData(Qt::ToolTipRole).toString()); });
+  shared->addRow(tr("&GPU:"), m_gpu);
   layout->addLayout(shared);
 
   m_problem = new QLabel(this);
@@ -299,23 +307,37 @@ void NewDocumentDialog::updateValidity()
   m_buttons->button(QDialogButtonBox::Ok)->setEnabled(why.isEmpty());
 }
 
+void NewDocumentDialog::setGpu(std::optional<GpuModelId> gpu)
+{
+  showGpuChoice(m_gpu, gpu);
+}
+
+std::optional<GpuModelId> NewDocumentDialog::gpu() const
+{
+  return gpuChoice(m_gpu);
+}
+
 std::optional<DocumentState> NewDocumentDialog::state(QString* error) const
 {
+  std::optional<DocumentState> state;
   if (mode() == Mode::Empty) {
     if (const QString why = problem(); !why.isEmpty()) {
       if (error)
         *error = why;
       return std::nullopt;
     }
-    DocumentState state = emptyDocumentState(emptyOptions());
+    state = emptyDocumentState(emptyOptions());
     if (!presetName().isEmpty())
-      state.design.topology = makePresetTopology(presetName().toStdString());
-    return state;
+      state->design.topology = makePresetTopology(presetName().toStdString());
+  } else {
+    GeneratorOptions options;
+    options.ranks = m_ranks->value();
+    options.channels = m_channels->value();
+    state = algorithmDocumentState(algorithmKey(), options, presetName(), error);
   }
-  GeneratorOptions options;
-  options.ranks = m_ranks->value();
-  options.channels = m_channels->value();
-  return algorithmDocumentState(algorithmKey(), options, presetName(), error);
+  if (state)
+    state->lowering.gpu = state->design.gpu = gpu();
+  return state;
 }
 
 } // namespace cs::editor

@@ -3,7 +3,8 @@
 // File > New: an empty document (collective, ranks, input chunks per rank, in place, with a live
 // preview of the buffers it creates) or a classic algorithm from the catalogue (title and summary
 // listed; its explanation and cost formula shown; ranks and channels with the reason shown live
-// when the algorithm does not exist for them), with a topology preset sized to the ranks. The
+// when the algorithm does not exist for them), with a topology preset sized to the ranks and the
+// GPU it is for (default: any). The
 // dialog only describes the choice: state() builds it and the main window resets the document with
 // it.
 
@@ -51,6 +52,10 @@ public:
   /// The chosen preset's name ("ring-8"), or an empty string for none.
   QString presetName() const;
 
+  /// The GPU the document is for (gpuchoice.h); none: any.
+  void setGpu(std::optional<GpuModelId> gpu);
+  std::optional<GpuModelId> gpu() const;
+
   /// The Empty tab's choice.
   EmptyDocumentOptions emptyOptions() const;
   void setInputChunks(int chunks);
@@ -83,6 +88,7 @@ private:
   QLabel* m_preview = nullptr;
   QSpinBox* m_ranks = nullptr;
   QComboBox* m_preset = nullptr;
+  QComboBox* m_gpu = nullptr;
   QLabel* m_problem = nullptr;
   QDialogButtonBox* m_buttons = nullptr;
 };

@@ -3,6 +3,7 @@
 #include "style/textformat.h"
 
 #include "document/document.h"
+#include "panels/gpuchoice.h"
 #include "style/rankpalette.h"
 
 #include "model/dialect.h"
@@ -38,6 +39,8 @@ StatusSummary::StatusSummary(Document* document, QWidget* parent)
   layout->setSpacing(10);
   m_size = new QLabel(this);
   m_target = new QLabel(this);
+  m_gpu = new QLabel(this);
+  m_gpu->setObjectName(QStringLiteral("gpu"));
   m_verdict = new QLabel(this);
   QFont bold = m_verdict->font();
   bold.setBold(true);
@@ -45,6 +48,7 @@ StatusSummary::StatusSummary(Document* document, QWidget* parent)
   layout->addWidget(m_size);
   layout->addWidget(separator(this));
   layout->addWidget(m_target);
+  layout->addWidget(m_gpu);
   layout->addWidget(separator(this));
   layout->addWidget(m_verdict);
   connect(document, &Document::analysisChanged, this, &StatusSummary::update);
@@ -60,6 +64,11 @@ QString StatusSummary::verdictText() const
 QString StatusSummary::targetText() const
 {
   return m_target->text();
+}
+
+QString StatusSummary::gpuText() const
+{
+  return m_gpu->text();
 }
 
 QString StatusSummary::sizeText() const
@@ -109,6 +118,10 @@ void StatusSummary::update()
   m_target->setText(tr("%1 · %2").arg(toQString(dialect(lowering.dialect).key),
                                       toQString(protocolName(lowering.protocol))));
   m_target->setToolTip(tr("Target runtime and protocol"));
+  m_gpu->setText(lowering.gpu ? tr("GPU: %1").arg(toQString(gpuModel(*lowering.gpu).title))
+                              : tr("GPU: any"));
+  m_gpu->setToolTip(gpuChoiceToolTip(lowering.gpu, lowering.dialect) +
+                    tr("\nChoose it in the Inspector with nothing selected."));
 
   if (const std::optional<Schedule>& schedule = m_document->shownSchedule()) {
     m_size->setText(countText(schedule->ranks, tr("rank"), tr("ranks")) + QStringLiteral(" · ") +

@@ -1,7 +1,8 @@
 #pragma once
 
 // The status bar's permanent part: the verdict ("✔ correct" in okColor, "✖ 3 errors" in
-// errorColor, "⚠ 2 warnings" in warningColor), the target dialect and protocol, and the size
+// errorColor, "⚠ 2 warnings" in warningColor), the target dialect and protocol, the GPU the
+// residency check is for, and the size
 // ("8 ranks · 56 transfers"). Redrawn from the document's analysis; keeps no state of its own.
 
 #include <QString>
@@ -24,6 +25,8 @@ public:
   QString verdictText() const;
   /// "executor · Simple": the target dialect and protocol.
   QString targetText() const;
+  /// "GPU: H100 SXM" or "GPU: any" (the Inspector chooses it).
+  QString gpuText() const;
   /// "8 ranks · 56 transfers" (or instructions when the Program cannot be lifted).
   QString sizeText() const;
 
@@ -36,6 +39,7 @@ private:
   Document* m_document;
   QLabel* m_verdict = nullptr;
   QLabel* m_target = nullptr;
+  QLabel* m_gpu = nullptr;
   QLabel* m_size = nullptr;
 };
 

@@ -89,8 +89,8 @@ void ReplaceProgramCommand::revert()
 }
 
 ChangeLoweringCommand::ChangeLoweringCommand(Document* document, const LowerOptions& options,
-                                             QUndoCommand* parent)
-    : DocumentCommand(document, QObject::tr("Change target"), parent),
+                                             const QString& text, QUndoCommand* parent)
+    : DocumentCommand(document, text.isEmpty() ? QObject::tr("Change target") : text, parent),
       m_before(document->lowering()), m_after(options)
 {
 }

@@ -67,11 +67,12 @@ private:
   QString m_mergeKey;
 };
 
-/// Changes the target dialect, protocol or instances.
+/// Changes the target dialect, protocol, instances or GPU. `text` names the edit in the undo
+/// history; empty: "Change target".
 class ChangeLoweringCommand : public DocumentCommand
 {
 public:
-  ChangeLoweringCommand(Document* document, const LowerOptions& options,
+  ChangeLoweringCommand(Document* document, const LowerOptions& options, const QString& text = {},
                         QUndoCommand* parent = nullptr);
 
 protected:

@@ -12,6 +12,7 @@
 #include "document/commands/statecommands.h"
 #include "document/commands/transfercommands.h"
 #include "document/document.h"
+#include "panels/gpuchoice.h"
 
 #include <QApplication>
 #include <QDir>
@@ -106,6 +107,7 @@ void Test_autosave::crashedDocumentIsRecoveredExactly()
     QVERIFY(!window->autosave()->hasFile()); // nothing unsaved yet
     document->undoStack()->push(new RemoveTransfersCommand(document, {0, 5}));
     document->undoStack()->push(new ChangeNotesCommand(document, "two transfers removed"));
+    document->undoStack()->push(makeChooseGpuCommand(document, GpuModelId::B200));
     QCOMPARE(window->autosave()->saveNow(), QString());
     QVERIFY(window->autosave()->hasFile());
     edited = document->state();

@@ -5,6 +5,9 @@
 
 #include "window/newdocumentdialog.h"
 #include "window/newdocuments.h"
+#include "window/statussummary.h"
+
+#include "document/document.h"
 
 #include "analysis/chunkstates.h"
 #include "catalogue/catalogue.h"
@@ -26,6 +29,7 @@ private slots:
   void previewFollowsTheFields();
   void splitCollectivesNeedAMultipleOfTheRanks();
   void catalogueChoiceExplainsUnsupportedRanks();
+  void theGpuIsAnyUnlessChosen();
 };
 
 void TestNewDocument::emptyBuffersMatchTheCatalogue_data()
@@ -168,6 +172,33 @@ void TestNewDocument::catalogueChoiceExplainsUnsupportedRanks()
   QCOMPARE(empty->design.schedule.transfers.size(), std::size_t{0});
   QCOMPARE(empty->design.schedule.buffers[0].input, 4);
   QCOMPARE(empty->design.topology->rankCount(), 4);
+}
+
+void TestNewDocument::theGpuIsAnyUnlessChosen()
+{
+  NewDocumentDialog dialog;
+  QVERIFY(dialog.selectAlgorithm("ring-allreduce"));
+  QCOMPARE(dialog.gpu(), std::nullopt);
+  std::optional<DocumentState> state = dialog.state();
+  QVERIFY(state.has_value());
+  QCOMPARE(state->lowering.gpu, std::nullopt);
+
+  dialog.setGpu(GpuModelId::H200);
+  QCOMPARE(dialog.gpu(), std::optional(GpuModelId::H200));
+  state = dialog.state();
+  QVERIFY(state.has_value());
+  QCOMPARE(state->lowering.gpu, std::optional(GpuModelId::H200));
+  QCOMPARE(state->design.gpu, std::optional(GpuModelId::H200));
+  // The status bar says which GPU the new document is checked for.
+  Document document;
+  const StatusSummary status(&document);
+  QCOMPARE(status.gpuText(), QString("GPU: any"));
+  document.reset(*state, {});
+  QCOMPARE(status.gpuText(), QString("GPU: H200"));
+  dialog.setMode(NewDocumentDialog::Mode::Empty);
+  state = dialog.state();
+  QVERIFY(state.has_value());
+  QCOMPARE(state->lowering.gpu, std::optional(GpuModelId::H200));
 }
 
 QTEST_MAIN(TestNewDocument)

@@ -107,6 +107,10 @@ void Test_studiocli::badArgumentsExitTwo()
   QCOMPARE(run.exitCode, 2);
   run = runStudio({"--no-such-option"}, m_dir.path());
   QCOMPARE(run.exitCode, 2);
+  run = runStudio({"--screenshot", out, "--gpu", "h300"}, m_dir.path());
+  QCOMPARE(run.exitCode, 2);
+  QVERIFY2(run.standardError.contains("--gpu") && run.standardError.contains("h100-sxm"),
+           qPrintable(run.standardError));
   for (const char* range : {"64K", "64K:4K", "1K:lots"}) {
     run =
         runStudio({"--screenshot", out, "--dialog", "sweep", "--sweep-sizes", range}, m_dir.path());

@@ -6,3 +6,5 @@ cstudio_add_test(tst_problemnavigation SOURCES editor/panels/tst_problemnavigati
   LIBS cs::editor)
 # A fault on every rank of a 1,024-rank program is one row with lazily shown children.
 cstudio_add_test(tst_problemsscale SOURCES editor/panels/tst_problemsscale.cpp LIBS cs::editor)
+# The GPU box: every model listed, limit.residency live with undo, the fix, save and open.
+cstudio_add_test(tst_gpuchoice SOURCES editor/panels/tst_gpuchoice.cpp LIBS cs::editor)
