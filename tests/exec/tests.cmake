@@ -75,3 +75,7 @@ add_dependencies(tst_backendcli ${cs_fake_backends})
 if(TARGET cs_backend_cuda)
   target_compile_definitions(tst_backendcli PRIVATE CS_HAVE_REAL_BACKENDS=1)
 endif()
+
+# Runs started once per rank by a launcher: the environment of mpirun, srun and torchrun and the
+# rendezvous wire format; then the rendezvous itself over loopback with rendezvouspeer processes.
+cstudio_add_test(tst_launchenv SOURCES exec/tst_launchenv.cpp)

@@ -74,8 +74,9 @@ std::string describePlace(const LaunchPlace& place)
          ", local rank " + std::to_string(place.localRank);
 }
 
-/// Open MPI, Slurm and torchrun's values, which must agree.
-LaunchParse readEnvironment(const Environment& environment)
+/// Open MPI, Slurm and torchrun's values, which must agree unless `flagsDecide` (all three
+/// flags were given, so the environment's values are not used).
+LaunchParse readEnvironment(const Environment& environment, bool flagsDecide)
 {
   std::optional<LaunchPlace> agreed;
   for (const LauncherVariables& launcher : kLaunchers) {
@@ -85,8 +86,9 @@ LaunchParse readEnvironment(const Environment& environment)
       return read;
     if (!present)
       continue;
-    if (agreed && (agreed->rank != read.place->rank || agreed->world != read.place->world ||
-                   agreed->localRank != read.place->localRank)) {
+    if (agreed && !flagsDecide &&
+        (agreed->rank != read.place->rank || agreed->world != read.place->world ||
+         agreed->localRank != read.place->localRank)) {
       return {std::nullopt, agreed->source + " says " + describePlace(*agreed) + " but " +
                                 read.place->source + " says " + describePlace(*read.place) +
                                 " (pass --rank, --world and --local-rank to choose)"};
@@ -117,7 +119,8 @@ std::string checkPlace(const LaunchPlace& place)
 
 LaunchParse parseLaunchPlace(const Environment& environment, const LaunchOverrides& overrides)
 {
-  LaunchParse parse = readEnvironment(environment);
+  const bool allFlags = overrides.rank && overrides.world && overrides.localRank;
+  LaunchParse parse = readEnvironment(environment, allFlags);
   if (!parse.error.empty())
     return parse;
   const bool anyFlag = overrides.rank || overrides.world || overrides.localRank;
