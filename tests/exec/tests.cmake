@@ -79,3 +79,10 @@ endif()
 # Runs started once per rank by a launcher: the environment of mpirun, srun and torchrun and the
 # rendezvous wire format; then the rendezvous itself over loopback with rendezvouspeer processes.
 cstudio_add_test(tst_launchenv SOURCES exec/tst_launchenv.cpp)
+add_executable(rendezvouspeer exec/rendezvouspeer.cpp)
+target_link_libraries(rendezvouspeer PRIVATE cs::engine)
+cstudio_target_warnings(rendezvouspeer)
+cstudio_add_test(tst_rendezvous SOURCES exec/tst_rendezvous.cpp)
+target_compile_definitions(tst_rendezvous PRIVATE
+  CSTUDIO_RENDEZVOUS_PEER="$<TARGET_FILE:rendezvouspeer>")
+add_dependencies(tst_rendezvous rendezvouspeer)

@@ -28,8 +28,8 @@ std::string secondsText(double seconds)
   return text + " s";
 }
 
-/// Rank 0 waits this much longer than the others for reports, so that its message (which names
-/// the missing ranks) arrives before their own timeout fires.
+/// The other ranks wait this much longer than rank 0 (for the id, for Done), so that rank 0's
+/// message, which names the missing ranks, arrives before their own timeout fires.
 constexpr double kReportGrace = 2.0;
 
 } // namespace
@@ -182,6 +182,8 @@ std::optional<std::vector<std::byte>> Rendezvous::serveId(const std::vector<std:
 std::optional<std::vector<std::byte>> Rendezvous::joinId(std::string* error)
 {
   const Clock::time_point until = deadline();
+  const Clock::time_point idUntil = until + std::chrono::duration_cast<Clock::duration>(
+                                                std::chrono::duration<double>(kReportGrace));
   m_root = connectWithRetry(m_config.host, m_config.port, until, error);
   if (!m_root)
     return std::nullopt;
@@ -193,7 +195,7 @@ std::optional<std::vector<std::byte>> Rendezvous::joinId(std::string* error)
     return std::nullopt;
   }
   Message reply;
-  switch (m_root->receive(reply, until)) {
+  switch (m_root->receive(reply, idUntil)) {
   case Connection::Read::Message:
     if (reply.kind == MessageKind::Id)
       return reply.id;
@@ -206,8 +208,8 @@ std::optional<std::vector<std::byte>> Rendezvous::joinId(std::string* error)
     return std::nullopt;
   case Connection::Read::Nothing:
     *error = "rank 0 at " + m_root->peer() + " sent no id within " +
-             secondsText(m_config.timeoutSeconds) + " (are all " + std::to_string(m_config.world) +
-             " ranks started?)";
+             secondsText(m_config.timeoutSeconds + kReportGrace) + " (are all " +
+             std::to_string(m_config.world) + " ranks started?)";
     return std::nullopt;
   case Connection::Read::Closed:
     *error = "rank 0 at " + m_root->peer() + " closed the connection before sending the id";
