@@ -86,3 +86,15 @@ cstudio_add_test(tst_rendezvous SOURCES exec/tst_rendezvous.cpp)
 target_compile_definitions(tst_rendezvous PRIVATE
   CSTUDIO_RENDEZVOUS_PEER="$<TARGET_FILE:rendezvouspeer>")
 add_dependencies(tst_rendezvous rendezvouspeer)
+# The whole `cstudio run --backend nccl` launcher path in four cstudio processes, with a stand-in
+# NCCL module (no GPU) that passes a made-up id through the executor's RankGroup.
+add_library(cs_fakelaunchbackend MODULE exec/fakelaunchbackend.cpp)
+target_include_directories(cs_fakelaunchbackend PRIVATE ${PROJECT_SOURCE_DIR}/engine)
+set_target_properties(cs_fakelaunchbackend PROPERTIES PREFIX "" OUTPUT_NAME cs-backend-nccl
+  LIBRARY_OUTPUT_DIRECTORY ${cs_fake_backend_root}/launch CXX_VISIBILITY_PRESET hidden)
+cstudio_target_warnings(cs_fakelaunchbackend)
+cstudio_add_test(tst_launchedrun SOURCES exec/tst_launchedrun.cpp)
+cstudio_test_uses_cli(tst_launchedrun)
+target_compile_definitions(tst_launchedrun PRIVATE
+  CS_FAKE_LAUNCH_BACKEND_DIR="${cs_fake_backend_root}/launch")
+add_dependencies(tst_launchedrun cs_fakelaunchbackend)

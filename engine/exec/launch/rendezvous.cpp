@@ -102,14 +102,14 @@ void Rendezvous::stopAll(const std::string& reason)
   }
 }
 
-void Rendezvous::abandon(const std::string& reason)
+void Rendezvous::turnAway(const std::string& reason)
 {
-  if (m_config.rank == 0)
+  std::string error;
+  if (m_config.rank == 0 && awaitRanks(&error))
     stopAll("rank 0 failed: " + reason);
 }
 
-std::optional<std::vector<std::byte>> Rendezvous::serveId(const std::vector<std::byte>& id,
-                                                          std::string* error)
+bool Rendezvous::awaitRanks(std::string* error)
 {
   m_ranks.clear();
   m_ranks.resize(static_cast<std::size_t>(m_config.world));
@@ -122,7 +122,7 @@ std::optional<std::vector<std::byte>> Rendezvous::serveId(const std::vector<std:
       *error = "timed out after " + secondsText(m_config.timeoutSeconds) +
                " waiting for every rank at rank 0 (" + missingRanks() + ")" + ignored;
       stopAll(*error);
-      return std::nullopt;
+      return false;
     }
     std::vector<pollfd> fds{{m_listener->socket.fd(), POLLIN, 0}};
     for (const std::unique_ptr<Connection>& connection : pending)
@@ -157,12 +157,20 @@ std::optional<std::vector<std::byte>> Rendezvous::serveId(const std::vector<std:
         m_ranks.push_back(std::move(connection)); // told too, then forgotten
         stopAll(problem);
         *error = std::move(problem);
-        return std::nullopt;
+        return false;
       }
       m_ranks[static_cast<std::size_t>(message.hello.rank)] = std::move(connection);
       ++arrived;
     }
   }
+  return true;
+}
+
+std::optional<std::vector<std::byte>> Rendezvous::serveId(const std::vector<std::byte>& id,
+                                                          std::string* error)
+{
+  if (!awaitRanks(error))
+    return std::nullopt;
   Message reply;
   reply.kind = MessageKind::Id;
   reply.id = id;

@@ -58,15 +58,19 @@ public:
   /// something else; rank 0 then sends Stop with that reason to the others.
   std::optional<std::vector<RankReport>> gather(const RankReport& mine, std::string* error);
 
-  /// Rank 0: tells every connected rank to stop with `reason` (a failure of rank 0's own).
-  /// Other ranks: nothing (closing the connection tells rank 0).
-  void abandon(const std::string& reason);
+  /// Rank 0, when it failed before it had an id to share: waits for the ranks as exchangeId()
+  /// does and sends each of them Stop with `reason` instead of the id, so that none waits for
+  /// its timeout. Other ranks: nothing.
+  void turnAway(const std::string& reason);
 
 private:
   explicit Rendezvous(const RendezvousConfig& config) : m_config(config) {}
   Clock::time_point deadline() const;
   std::optional<std::vector<std::byte>> serveId(const std::vector<std::byte>& id,
                                                 std::string* error);
+  /// Rank 0: accepts connections until every rank said a valid hello (true) or the timeout, a
+  /// refused hello (false with `error`, every connected rank told).
+  bool awaitRanks(std::string* error);
   std::optional<std::vector<std::byte>> joinId(std::string* error);
   std::optional<std::vector<RankReport>> gatherAtRoot(const RankReport& mine, std::string* error);
   std::optional<std::vector<RankReport>> reportToRoot(const RankReport& mine, std::string* error);
