@@ -67,10 +67,10 @@ launch::RankReport reportOf(int rank, const ExecResult& result)
   report.meanUs = result.meanUs();
   if (result.firstWrong) {
     const WrongElement& w = *result.firstWrong;
-    report.detail = "first wrong: rank " + std::to_string(w.rank) + " " + bufferLetter(w.buffer) +
-                    "[" + std::to_string(w.chunk) + "] element " + std::to_string(w.element) +
-                    ": expected " + std::to_string(w.expected) + ", got " +
-                    std::to_string(w.actual);
+    std::ostringstream text; // a stream writes 6, not std::to_string's 6.000000
+    text << "first wrong: rank " << w.rank << " " << bufferLetter(w.buffer) << "[" << w.chunk
+         << "] element " << w.element << ": expected " << w.expected << ", got " << w.actual;
+    report.detail = text.str();
   } else {
     const auto error =
         std::find_if(result.diagnostics.begin(), result.diagnostics.end(),

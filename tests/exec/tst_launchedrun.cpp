@@ -159,7 +159,7 @@ private slots:
     QCOMPARE(perRank.size(), 4);
     QCOMPARE(perRank[2].toObject()["status"].toString(), QString("wrong"));
     QVERIFY(perRank[2].toObject()["detail"].toString().startsWith(
-        "first wrong: rank 2 o[1] element 0: expected 6"));
+        "first wrong: rank 2 o[1] element 0: expected 6, got 0"));
     QCOMPARE(perRank[3].toObject()["status"].toString(), QString("verified"));
   }
 
