@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <sstream>
 
 namespace cs::cli {
@@ -105,22 +106,6 @@ ExecStatus worstOf(const std::vector<launch::RankReport>& reports)
   return ExecStatus::Verified;
 }
 
-int exitCodeOf(ExecStatus status)
-{
-  switch (status) {
-  case ExecStatus::Verified:
-  case ExecStatus::NotVerified:
-    return Ok;
-  case ExecStatus::Wrong:
-    return Problems;
-  case ExecStatus::Hung:
-    return Hang;
-  case ExecStatus::Failed:
-    break;
-  }
-  return UsageError;
-}
-
 struct Totals {
   ExecStatus status = ExecStatus::Verified;
   double slowestUs = 0; ///< a collective ends when its slowest rank does
@@ -194,21 +179,23 @@ void printText(const LaunchedRun& run, const launch::LaunchPlace& place, const P
             << totals.checked << " elements on " << reports.size() << " ranks\n";
 }
 
-/// A rank whose executor failed before the id exchange still meets the others, so that they
-/// hear of it instead of waiting for their timeout.
-void meetAfterEarlyFailure(const launch::LaunchPlace& place, launch::Rendezvous& rendezvous,
-                           RankGroup& group, const ExecResult& result)
-{
-  const launch::RankReport report = reportOf(place.rank, result);
-  if (place.rank == 0) {
-    rendezvous.turnAway(report.detail.empty() ? report.status : report.detail);
-    return;
-  }
-  std::string ignored;
-  group.shareId({}, &ignored);
-}
-
 } // namespace
+
+int exitCodeOf(ExecStatus status)
+{
+  switch (status) {
+  case ExecStatus::Verified:
+  case ExecStatus::NotVerified:
+    return Ok;
+  case ExecStatus::Wrong:
+    return Problems;
+  case ExecStatus::Hung:
+    return Hang;
+  case ExecStatus::Failed:
+    break;
+  }
+  return UsageError;
+}
 
 launch::LaunchParse launchPlaceOf(const LaunchFlags& flags)
 {
@@ -247,13 +234,26 @@ int runLaunched(const launch::LaunchPlace& place, const LaunchedRun& run, const 
   RendezvousGroup group(place, *rendezvous);
   exec.rankGroup = &group;
   const ExecResult result = executor.run(program, exec);
+  // A rank that failed before the id exchange (no GPU, a bad device map) still meets the others,
+  // so that they hear why instead of waiting for their timeout: rank 0 turns everyone away, the
+  // others join and report their failure for rank 0's table.
   if (!group.idShared()) {
-    meetAfterEarlyFailure(place, *rendezvous, group, result);
-    printDiagnostics(std::cerr, run.file, result.diagnostics);
-    return failure(place, "this rank could not start: " + reportOf(place.rank, result).detail);
+    const std::string reason = "could not start: " + reportOf(place.rank, result).detail;
+    if (place.rank == 0) {
+      rendezvous->turnAway(reason);
+      printDiagnostics(std::cerr, run.file, result.diagnostics);
+      return failure(place, reason);
+    }
+    if (!group.shareId({}, &error))
+      return failure(place, error);
   }
-  if (place.rank != 0)
-    printDiagnostics(std::cerr, run.file, result.diagnostics);
+  if (place.rank != 0) {
+    // Rank 0 prints the run's notes once; every other rank only its own warnings and errors.
+    std::vector<Diagnostic> serious;
+    std::copy_if(result.diagnostics.begin(), result.diagnostics.end(), std::back_inserter(serious),
+                 [](const Diagnostic& d) { return d.severity != Severity::Info; });
+    printDiagnostics(std::cerr, run.file, serious);
+  }
   const std::optional<std::vector<launch::RankReport>> reports =
       rendezvous->gather(reportOf(place.rank, result), &error);
   if (!reports)

@@ -16,6 +16,10 @@
 
 namespace cs::cli {
 
+/// `cstudio run`'s exit status for a verdict (0 verified or nothing to verify, 1 wrong, 3 hung,
+/// 2 failed), for the single-process run and the launcher run alike.
+int exitCodeOf(ExecStatus status);
+
 /// The launcher flags of `cstudio run` (negative: not given).
 struct LaunchFlags {
   int rank = -1;

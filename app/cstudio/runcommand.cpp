@@ -106,22 +106,6 @@ std::string execOptionsFrom(const RunOptions& options, ExecOptions& exec)
   return {};
 }
 
-int exitCodeOf(ExecStatus status)
-{
-  switch (status) {
-  case ExecStatus::Verified:
-  case ExecStatus::NotVerified:
-    return Ok;
-  case ExecStatus::Wrong:
-    return Problems;
-  case ExecStatus::Hung:
-    return Hang;
-  case ExecStatus::Failed:
-    return UsageError;
-  }
-  return Ok;
-}
-
 /// What one run measured, in nccl-tests' terms.
 struct Figures {
   double us = 0;

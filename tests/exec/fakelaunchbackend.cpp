@@ -6,6 +6,7 @@
 // Plain C++, links nothing (like fakebackend.cpp). Environment, for the test:
 //   CS_FAKE_WRONG_RANK=r   rank r reports 3 wrong elements
 //   CS_FAKE_EXIT_RANK=r    rank r exits abruptly after the id exchange (a rank that dies mid-run)
+//   CS_FAKE_FAIL_RANK=r    rank r fails before the id exchange (as without a usable GPU)
 
 #include "exec/backendmodule.h"
 
@@ -50,6 +51,9 @@ public:
     if (!group)
       return failed("the fake NCCL module runs launcher runs only");
     const int rank = group->rank();
+    if (rankNamedBy("CS_FAKE_FAIL_RANK", rank))
+      return failed("rank " + std::to_string(rank) + " (local rank " +
+                    std::to_string(group->localRank()) + ") needs a GPU, but none is visible");
     std::string error;
     const std::optional<std::vector<std::byte>> id =
         group->shareId(rank == 0 ? madeUpId() : std::vector<std::byte>{}, &error);

@@ -202,25 +202,35 @@ std::optional<std::vector<std::byte>> Rendezvous::joinId(std::string* error)
     *error = "rank 0 at " + m_root->peer() + " went away during the hello: " + m_root->error();
     return std::nullopt;
   }
+  const std::optional<Message> reply =
+      awaitRoot(MessageKind::Id, idUntil,
+                {"the id", " (are all " + std::to_string(m_config.world) + " ranks started?)",
+                 "rank 0 at " + m_root->peer() + " closed the connection before sending the id"},
+                error);
+  if (!reply)
+    return std::nullopt;
+  return reply->id;
+}
+
+std::optional<Message> Rendezvous::awaitRoot(MessageKind expected, Clock::time_point until,
+                                             const Awaited& awaited, std::string* error)
+{
   Message reply;
-  switch (m_root->receive(reply, idUntil)) {
+  switch (m_root->receive(reply, until)) {
   case Connection::Read::Message:
-    if (reply.kind == MessageKind::Id)
-      return reply.id;
-    if (reply.kind == MessageKind::Stop) {
-      *error = "rank 0 stopped the run: " + reply.text;
-      return std::nullopt;
-    }
-    *error = "rank 0 answered the hello with message kind " +
-             std::to_string(static_cast<int>(reply.kind)) + " instead of the id";
+    if (reply.kind == expected)
+      return reply;
+    *error = reply.kind == MessageKind::Stop
+                 ? "rank 0 stopped the run: " + reply.text
+                 : "rank 0 sent message kind " + std::to_string(static_cast<int>(reply.kind)) +
+                       " instead of " + awaited.what;
     return std::nullopt;
   case Connection::Read::Nothing:
-    *error = "rank 0 at " + m_root->peer() + " sent no id within " +
-             secondsText(m_config.timeoutSeconds + kReportGrace) + " (are all " +
-             std::to_string(m_config.world) + " ranks started?)";
+    *error = "rank 0 at " + m_root->peer() + " sent no " + awaited.what.substr(4) + " within " +
+             secondsText(m_config.timeoutSeconds + kReportGrace) + awaited.hint;
     return std::nullopt;
   case Connection::Read::Closed:
-    *error = "rank 0 at " + m_root->peer() + " closed the connection before sending the id";
+    *error = awaited.closed;
     return std::nullopt;
   case Connection::Read::Failed:
     break;
@@ -315,27 +325,11 @@ std::optional<std::vector<RankReport>> Rendezvous::reportToRoot(const RankReport
     *error = "rank 0 disconnected during the run (" + m_root->error() + ")";
     return std::nullopt;
   }
-  Message reply;
-  switch (m_root->receive(reply, until)) {
-  case Connection::Read::Message:
-    if (reply.kind == MessageKind::Done)
-      return std::vector<RankReport>{report};
-    *error = reply.kind == MessageKind::Stop ? "rank 0 stopped the run: " + reply.text
-                                             : "rank 0 answered the result with an unexpected "
-                                               "message";
+  if (!awaitRoot(MessageKind::Done, until,
+                 {"the confirmation of the results", {}, "rank 0 disconnected during the run"},
+                 error))
     return std::nullopt;
-  case Connection::Read::Nothing:
-    *error = "rank 0 did not confirm the results within " +
-             secondsText(m_config.timeoutSeconds + kReportGrace);
-    return std::nullopt;
-  case Connection::Read::Closed:
-    *error = "rank 0 disconnected during the run";
-    return std::nullopt;
-  case Connection::Read::Failed:
-    break;
-  }
-  *error = "rank 0 sent a malformed message: " + m_root->error();
-  return std::nullopt;
+  return std::vector<RankReport>{report};
 }
 
 } // namespace cs::launch

@@ -77,6 +77,17 @@ private:
   /// The first problem with `hello` from `peer`, or empty.
   std::string checkHello(const Hello& hello, const std::string& peer) const;
   std::string missingRanks() const;
+  /// How awaitRoot() words what it waits for: "the id" (the article is dropped in "sent no id"),
+  /// a hint after a timeout, and what a closed connection means.
+  struct Awaited {
+    std::string what;
+    std::string hint;
+    std::string closed;
+  };
+  /// Other ranks: rank 0's next message, which must be of kind `expected`; Stop, another kind, a
+  /// closed connection, a malformed message or the deadline give nullopt and `error`.
+  std::optional<Message> awaitRoot(MessageKind expected, Clock::time_point until,
+                                   const Awaited& awaited, std::string* error);
   void stopAll(const std::string& reason);
 
   RendezvousConfig m_config;
