@@ -31,14 +31,20 @@ public:
                                                 std::string* error) override
   {
     m_shared = true;
-    return m_rendezvous.exchangeId(id, error);
+    std::optional<std::vector<std::byte>> shared = m_rendezvous.exchangeId(id, error);
+    if (!shared)
+      m_failure = *error;
+    return shared;
   }
   bool idShared() const override { return m_shared; }
+  /// Why the id exchange failed (the rendezvous's message), or empty.
+  const std::string& failure() const { return m_failure; }
 
 private:
   launch::LaunchPlace m_place;
   launch::Rendezvous& m_rendezvous;
   bool m_shared = false;
+  std::string m_failure;
 };
 
 int failure(const launch::LaunchPlace& place, const std::string& message)
@@ -235,18 +241,17 @@ int runLaunched(const launch::LaunchPlace& place, const LaunchedRun& run, const 
   exec.rankGroup = &group;
   const ExecResult result = executor.run(program, exec);
   // A rank that failed before the id exchange (no GPU, a bad device map) still meets the others,
-  // so that they hear why instead of waiting for their timeout: rank 0 turns everyone away, the
-  // others join and report their failure for rank 0's table.
+  // so that every rank hears why and none waits inside NCCL for it.
   if (!group.idShared()) {
     const std::string reason = "could not start: " + reportOf(place.rank, result).detail;
-    if (place.rank == 0) {
-      rendezvous->turnAway(reason);
-      printDiagnostics(std::cerr, run.file, result.diagnostics);
-      return failure(place, reason);
-    }
-    if (!group.shareId({}, &error))
-      return failure(place, error);
+    printDiagnostics(std::cerr, run.file, result.diagnostics);
+    if (place.rank != 0)
+      return failure(place, rendezvous->cannotStart(reportOf(place.rank, result).detail));
+    rendezvous->turnAway(reason);
+    return failure(place, reason);
   }
+  if (!group.failure().empty())
+    return failure(place, group.failure());
   if (place.rank != 0) {
     // Rank 0 prints the run's notes once; every other rank only its own warnings and errors.
     std::vector<Diagnostic> serious;

@@ -178,25 +178,34 @@ private slots:
     }
   }
 
+  void aRankFailingBeforeTheId_data()
+  {
+    QTest::addColumn<int>("failing");
+    QTest::addColumn<QString>("heard");
+    QTest::newRow("rank 2") << 2
+                            << "rank 0 stopped the run: rank 2 could not start: rank 2 (local "
+                               "rank 2) needs a GPU, but none is visible";
+    QTest::newRow("rank 0") << 0
+                            << "rank 0 stopped the run: rank 0 failed: could not start: rank "
+                               "0 (local rank 0) needs a GPU, but none is visible";
+  }
   void aRankFailingBeforeTheId()
   {
-    // Another rank: it joins anyway and rank 0's table names its reason.
-    std::vector<Finished> ranks = runRanks("mpirun", m_ring, 4, {{"CS_FAKE_FAIL_RANK", "2"}});
-    QCOMPARE(ranks[0].exitCode, 2);
-    QCOMPARE(ranks[2].exitCode, 2);
-    QCOMPARE(ranks[1].exitCode, 0);
-    QVERIFY2(ranks[0].out.contains("  rank 2: failed, 0 wrong of 0 elements, 0 us (rank 2 (local "
-                                   "rank 2) needs a GPU, but none is visible)"),
-             qPrintable(ranks[0].out));
-    QVERIFY(ranks[0].out.contains("  failed: 0 wrong of 3072 elements on 4 ranks"));
-    // Rank 0: it turns every rank away with its reason.
-    ranks = runRanks("mpirun", m_ring, 4, {{"CS_FAKE_FAIL_RANK", "0"}});
-    for (const Finished& rank : ranks) {
+    // Every rank stops before any would wait inside NCCL for the one that cannot start.
+    QFETCH(int, failing);
+    QFETCH(QString, heard);
+    const std::vector<Finished> ranks =
+        runRanks("mpirun", m_ring, 4, {{"CS_FAKE_FAIL_RANK", QString::number(failing)}});
+    for (const Finished& rank : ranks)
       QCOMPARE(rank.exitCode, 2);
-      QVERIFY2(rank.err.contains("could not start: rank 0 (local rank 0) needs a GPU"),
-               qPrintable(rank.err));
-    }
-    QVERIFY(ranks[1].err.contains("rank 0 stopped the run: rank 0 failed: could not start"));
+    for (int r = 1; r < 4; ++r)
+      QVERIFY2(ranks[static_cast<std::size_t>(r)].err.contains(heard),
+               qPrintable(ranks[static_cast<std::size_t>(r)].err));
+    QVERIFY2(
+        ranks[0].err.contains(QString("cstudio run: rank 0: ") +
+                              (failing == 0 ? "could not start: " : "rank 2 could not start: ") +
+                              QString("rank %1 (local rank %1) needs a GPU").arg(failing)),
+        qPrintable(ranks[0].err));
   }
 
   void refusedBeforeStarting()

@@ -211,13 +211,14 @@ private slots:
 
     Message hello;
     hello.kind = MessageKind::Hello;
-    hello.hello = {kRendezvousProtocol, 3, 4, 0x0123456789abcdefull};
+    hello.hello = {kRendezvousProtocol, 3, 4, 0x0123456789abcdefull, "no GPU"};
     const std::vector<std::byte> helloPayload = payloadOf(encodeMessage(hello));
     const std::optional<Message> helloBack =
         decodePayload(helloPayload.data(), helloPayload.size(), &error);
     QVERIFY(helloBack);
     QCOMPARE(helloBack->hello.program, 0x0123456789abcdefull);
     QCOMPARE(helloBack->hello.world, 4);
+    QCOMPARE(helloBack->hello.cannotStart, std::string("no GPU"));
   }
 
   void framesSplitAnywhere()

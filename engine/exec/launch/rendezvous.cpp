@@ -2,6 +2,7 @@
 
 #include <poll.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace cs::launch {
@@ -56,7 +57,7 @@ Clock::time_point Rendezvous::deadline() const
 std::optional<std::vector<std::byte>> Rendezvous::exchangeId(const std::vector<std::byte>& id,
                                                              std::string* error)
 {
-  return m_config.rank == 0 ? serveId(id, error) : joinId(error);
+  return m_config.rank == 0 ? serveId(id, error) : joinId({}, error);
 }
 
 std::string Rendezvous::checkHello(const Hello& hello, const std::string& peer) const
@@ -77,6 +78,8 @@ std::string Rendezvous::checkHello(const Hello& hello, const std::string& peer) 
            ", rank 0 with " + std::to_string(m_config.world);
   if (hello.program != m_config.program)
     return rank + " runs a different program file than rank 0 (their contents differ)";
+  if (!hello.cannotStart.empty())
+    return rank + " could not start: " + hello.cannotStart;
   return {};
 }
 
@@ -187,7 +190,16 @@ std::optional<std::vector<std::byte>> Rendezvous::serveId(const std::vector<std:
   return id;
 }
 
-std::optional<std::vector<std::byte>> Rendezvous::joinId(std::string* error)
+std::string Rendezvous::cannotStart(const std::string& reason)
+{
+  std::string error;
+  if (m_config.rank != 0 && joinId(reason, &error))
+    error = "rank 0 sent the id although this rank cannot start";
+  return error;
+}
+
+std::optional<std::vector<std::byte>> Rendezvous::joinId(const std::string& cannotStart,
+                                                         std::string* error)
 {
   const Clock::time_point until = deadline();
   const Clock::time_point idUntil = until + std::chrono::duration_cast<Clock::duration>(
@@ -197,7 +209,7 @@ std::optional<std::vector<std::byte>> Rendezvous::joinId(std::string* error)
     return std::nullopt;
   Message hello;
   hello.kind = MessageKind::Hello;
-  hello.hello = {kRendezvousProtocol, m_config.rank, m_config.world, m_config.program};
+  hello.hello = {kRendezvousProtocol, m_config.rank, m_config.world, m_config.program, cannotStart};
   if (!m_root->send(hello, until)) {
     *error = "rank 0 at " + m_root->peer() + " went away during the hello: " + m_root->error();
     return std::nullopt;
@@ -248,6 +260,15 @@ std::optional<std::vector<RankReport>> Rendezvous::gather(const RankReport& mine
 std::optional<std::vector<RankReport>> Rendezvous::gatherAtRoot(const RankReport& mine,
                                                                 std::string* error)
 {
+  const bool everyRankJoined = m_ranks.size() >= static_cast<std::size_t>(m_config.world) &&
+                               std::all_of(m_ranks.begin() + 1, m_ranks.begin() + m_config.world,
+                                           [](const std::unique_ptr<Connection>& connection) {
+                                             return connection != nullptr;
+                                           });
+  if (!everyRankJoined) {
+    *error = "the results cannot be gathered: not every rank received the id";
+    return std::nullopt;
+  }
   std::vector<std::optional<RankReport>> reports(static_cast<std::size_t>(m_config.world));
   reports[0] = mine;
   reports[0]->rank = 0;
@@ -313,6 +334,10 @@ std::optional<std::vector<RankReport>> Rendezvous::gatherAtRoot(const RankReport
 std::optional<std::vector<RankReport>> Rendezvous::reportToRoot(const RankReport& mine,
                                                                 std::string* error)
 {
+  if (!m_root) {
+    *error = "the result cannot be sent: this rank did not receive the id";
+    return std::nullopt;
+  }
   RankReport report = mine;
   report.rank = m_config.rank;
   Message message;

@@ -58,6 +58,11 @@ public:
   /// something else; rank 0 then sends Stop with that reason to the others.
   std::optional<std::vector<RankReport>> gather(const RankReport& mine, std::string* error);
 
+  /// Other ranks, when they failed before the id exchange: join with a hello that says why, so
+  /// that rank 0 stops every rank (none waits for this one inside NCCL). Returns rank 0's answer
+  /// ("rank 0 stopped the run: rank 2 could not start: …") or why it could not be reached.
+  std::string cannotStart(const std::string& reason);
+
   /// Rank 0, when it failed before it had an id to share: waits for the ranks as exchangeId()
   /// does and sends each of them Stop with `reason` instead of the id, so that none waits for
   /// its timeout. Other ranks: nothing.
@@ -71,7 +76,7 @@ private:
   /// Rank 0: accepts connections until every rank said a valid hello (true) or the timeout, a
   /// refused hello (false with `error`, every connected rank told).
   bool awaitRanks(std::string* error);
-  std::optional<std::vector<std::byte>> joinId(std::string* error);
+  std::optional<std::vector<std::byte>> joinId(const std::string& cannotStart, std::string* error);
   std::optional<std::vector<RankReport>> gatherAtRoot(const RankReport& mine, std::string* error);
   std::optional<std::vector<RankReport>> reportToRoot(const RankReport& mine, std::string* error);
   /// The first problem with `hello` from `peer`, or empty.

@@ -140,6 +140,7 @@ std::vector<std::byte> encodeMessage(const Message& message)
     writer.u32(static_cast<std::uint32_t>(message.hello.rank));
     writer.u32(static_cast<std::uint32_t>(message.hello.world));
     writer.u64(message.hello.program);
+    writer.text(message.hello.cannotStart);
     break;
   case MessageKind::Id:
     writer.bytes(message.id.data(), std::min(message.id.size(), kMaxIdBytes));
@@ -168,6 +169,7 @@ std::optional<Message> decodePayload(const std::byte* data, std::size_t size, st
     message.hello.rank = static_cast<std::int32_t>(reader.little(4, "rank"));
     message.hello.world = static_cast<std::int32_t>(reader.little(4, "world"));
     message.hello.program = reader.little(8, "program fingerprint");
+    message.hello.cannotStart = reader.text("reason it cannot start");
     break;
   case MessageKind::Id:
     message.id = reader.bytes(kMaxIdBytes, "id");

@@ -34,6 +34,9 @@ struct Hello {
   std::int32_t rank = 0;
   std::int32_t world = 0;
   std::uint64_t program = 0; ///< programFingerprint() of the file every rank runs
+  /// Why this rank cannot take part (no GPU, …); empty when it is ready. Rank 0 then stops every
+  /// rank before any of them waits inside NCCL for it.
+  std::string cannotStart;
 };
 
 /// One rank's share of the run, gathered at rank 0.
