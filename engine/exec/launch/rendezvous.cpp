@@ -33,6 +33,9 @@ std::string secondsText(double seconds)
 /// message, which names the missing ranks, arrives before their own timeout fires.
 constexpr double kReportGrace = 2.0;
 
+/// Connections rank 0 holds, beyond one per rank, while waiting for their hellos.
+constexpr std::size_t kMaxPending = 64;
+
 } // namespace
 
 std::unique_ptr<Rendezvous> Rendezvous::start(const RendezvousConfig& config, std::string* error)
@@ -99,9 +102,12 @@ void Rendezvous::stopAll(const std::string& reason)
   Message stop;
   stop.kind = MessageKind::Stop;
   stop.text = reason;
-  for (std::unique_ptr<Connection>& connection : m_ranks) {
-    if (connection)
-      connection->send(stop, until);
+  // Those still connecting hear it too: their hello may be on its way.
+  for (std::vector<std::unique_ptr<Connection>>* list : {&m_ranks, &m_pending}) {
+    for (std::unique_ptr<Connection>& connection : *list) {
+      if (connection)
+        connection->send(stop, until);
+    }
   }
 }
 
@@ -116,7 +122,8 @@ bool Rendezvous::awaitRanks(std::string* error)
 {
   m_ranks.clear();
   m_ranks.resize(static_cast<std::size_t>(m_config.world));
-  std::vector<std::unique_ptr<Connection>> pending;
+  std::vector<std::unique_ptr<Connection>>& pending = m_pending;
+  pending.clear();
   std::string ignored;
   int arrived = 1;
   const Clock::time_point until = deadline();
@@ -133,8 +140,11 @@ bool Rendezvous::awaitRanks(std::string* error)
     ::poll(fds.data(), fds.size(), millisecondsUntil(until));
     if (fds[0].revents != 0) {
       std::string failure;
-      while (std::unique_ptr<Connection> connection = acceptOne(*m_listener, &failure))
-        pending.push_back(std::move(connection));
+      while (std::unique_ptr<Connection> connection = acceptOne(*m_listener, &failure)) {
+        // Bounded: a flood of connections that never say hello cannot exhaust descriptors.
+        if (pending.size() < kMaxPending + static_cast<std::size_t>(m_config.world))
+          pending.push_back(std::move(connection));
+      }
     }
     for (std::size_t i = 0; i < pending.size();) {
       Message message;

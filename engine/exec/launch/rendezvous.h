@@ -100,6 +100,8 @@ private:
   int m_port = 0;
   /// Rank 0: the connection of each rank (index = rank; null for rank 0 and the absent).
   std::vector<std::unique_ptr<Connection>> m_ranks;
+  /// Rank 0: connections accepted whose hello has not arrived yet.
+  std::vector<std::unique_ptr<Connection>> m_pending;
   /// Other ranks: the connection to rank 0.
   std::unique_ptr<Connection> m_root;
 };
