@@ -81,8 +81,6 @@ std::string Rendezvous::checkHello(const Hello& hello, const std::string& peer) 
            ", rank 0 with " + std::to_string(m_config.world);
   if (hello.program != m_config.program)
     return rank + " runs a different program file than rank 0 (their contents differ)";
-  if (!hello.cannotStart.empty())
-    return rank + " could not start: " + hello.cannotStart;
   return {};
 }
 
@@ -125,12 +123,15 @@ bool Rendezvous::awaitRanks(std::string* error)
   std::vector<std::unique_ptr<Connection>>& pending = m_pending;
   pending.clear();
   std::string ignored;
+  // The first rank that cannot start: every rank is still awaited, so that all of them hear it.
+  std::string refusal;
   int arrived = 1;
   const Clock::time_point until = deadline();
   while (arrived < m_config.world) {
     if (Clock::now() >= until) {
-      *error = "timed out after " + secondsText(m_config.timeoutSeconds) +
-               " waiting for every rank at rank 0 (" + missingRanks() + ")" + ignored;
+      *error = (refusal.empty() ? "" : refusal + "; then ") + "timed out after " +
+               secondsText(m_config.timeoutSeconds) + " waiting for every rank at rank 0 (" +
+               missingRanks() + ")" + ignored;
       stopAll(*error);
       return false;
     }
@@ -172,9 +173,17 @@ bool Rendezvous::awaitRanks(std::string* error)
         *error = std::move(problem);
         return false;
       }
+      if (refusal.empty() && !message.hello.cannotStart.empty())
+        refusal = "rank " + std::to_string(message.hello.rank) +
+                  " could not start: " + message.hello.cannotStart;
       m_ranks[static_cast<std::size_t>(message.hello.rank)] = std::move(connection);
       ++arrived;
     }
+  }
+  if (!refusal.empty()) {
+    stopAll(refusal);
+    *error = std::move(refusal);
+    return false;
   }
   return true;
 }
