@@ -2,6 +2,7 @@
 // verifies the result and prints times, like one row of nccl-tests.
 
 #include "commands.h"
+#include "launchedrun.h"
 #include "output.h"
 #include "programinput.h"
 
@@ -39,6 +40,7 @@ struct RunOptions {
   std::string tracePath;
   bool json = false;
   LoweringChoice lowering;
+  LaunchFlags launch;
 };
 
 nlohmann::json blockedToJson(const BlockedPosition& position)
@@ -102,22 +104,6 @@ std::string execOptionsFrom(const RunOptions& options, ExecOptions& exec)
       return "--slice-bytes " + options.sliceBytes + " is not a size";
   }
   return {};
-}
-
-int exitCodeOf(ExecStatus status)
-{
-  switch (status) {
-  case ExecStatus::Verified:
-  case ExecStatus::NotVerified:
-    return Ok;
-  case ExecStatus::Wrong:
-    return Problems;
-  case ExecStatus::Hung:
-    return Hang;
-  case ExecStatus::Failed:
-    return UsageError;
-  }
-  return Ok;
 }
 
 /// What one run measured, in nccl-tests' terms.
@@ -206,20 +192,55 @@ void printRunText(const RunOptions& options, const Program& program, const ExecO
   }
 }
 
+/// Whether this process is one rank of a launcher run (docs/launchers.md): `place` set, or left
+/// empty for the usual run of every rank in one process; an error names what is inconsistent.
+std::string launchPlaceFrom(const RunOptions& options, const ExecOptions& exec,
+                            std::optional<launch::LaunchPlace>& place)
+{
+  const LaunchFlags& flags = options.launch;
+  const bool anyFlag = flags.rank >= 0 || flags.world >= 0 || flags.localRank >= 0;
+  if (options.backend != "nccl")
+    return anyFlag ? "--rank, --world and --local-rank apply to --backend nccl only" : "";
+  const launch::LaunchParse parse = launchPlaceOf(flags);
+  if (!parse.error.empty())
+    return parse.error;
+  // A launcher's one-process job (srun inside a one-task allocation) runs every rank here as
+  // before; flags always ask for the launcher path.
+  if (parse.place && (parse.place->world > 1 || anyFlag))
+    place = parse.place;
+  if (place && exec.trace)
+    return "--trace is not available when each rank runs in its own process";
+  return {};
+}
+
 int runRun(const RunOptions& options)
 {
   ExecOptions exec;
   if (const std::string problem = execOptionsFrom(options, exec); !problem.empty())
     return usage(problem);
+  std::optional<launch::LaunchPlace> place;
+  if (const std::string problem = launchPlaceFrom(options, exec, place); !problem.empty())
+    return usage(problem);
   std::string error;
-  std::unique_ptr<Executor> executor = makeExecutor(options.backend, &error);
-  if (!executor)
+  // A launcher run reads the program first: a wrong world size is reported on any machine.
+  std::unique_ptr<Executor> executor = place ? nullptr : makeExecutor(options.backend, &error);
+  if (!place && !executor)
     return usage(error);
   const ProgramInput input =
       readProgramInput(options.file, DialectId::Executor, options.lowering, "running");
   if (!input.program)
     return UsageError;
   const Program& program = *input.program;
+  if (place) {
+    if (const std::string problem = launch::checkWorldMatchesProgram(*place, program.ngpus);
+        !problem.empty())
+      return usage(problem);
+    if (!(executor = makeExecutor(options.backend, &error)))
+      return usage(error);
+    return runLaunched(
+        *place, {options.file, options.backend, options.json, options.launch.rendezvousTimeout},
+        program, *executor, exec);
+  }
   const ExecResult result = executor->run(program, exec);
 
   const int exitCode = exitCodeOf(result.status);
@@ -248,6 +269,33 @@ int runRun(const RunOptions& options)
   }
   printRunText(options, program, exec, result, figures);
   return exitCode;
+}
+
+/// The options of a run started once per rank by mpirun, srun or torchrun (docs/launchers.md).
+void addLaunchOptions(CLI::App* command, LaunchFlags& flags)
+{
+  const char* const group = "Launcher runs (--backend nccl, one process per rank)";
+  command
+      ->add_option("--rank", flags.rank,
+                   "This process's rank (default: from OMPI_COMM_WORLD_RANK, SLURM_PROCID or RANK)")
+      ->check(CLI::NonNegativeNumber)
+      ->group(group);
+  command
+      ->add_option("--world", flags.world,
+                   "Processes in the run (default: OMPI_COMM_WORLD_SIZE, SLURM_NTASKS, WORLD_SIZE)")
+      ->check(CLI::Range(1, 1 << 20))
+      ->group(group);
+  command
+      ->add_option("--local-rank", flags.localRank,
+                   "This process's GPU on its node (default: the launcher's local rank)")
+      ->check(CLI::NonNegativeNumber)
+      ->group(group);
+  command
+      ->add_option("--rendezvous-timeout", flags.rendezvousTimeout,
+                   "Seconds for every rank to reach rank 0 at MASTER_ADDR:MASTER_PORT")
+      ->check(CLI::Range(0.1, 86400.0))
+      ->capture_default_str()
+      ->group(group);
 }
 
 } // namespace
@@ -309,6 +357,7 @@ Runner addRunCommand(CLI::App& app)
                    "Write a Chrome trace of the last run (of a hung run: up to the stop)")
       ->type_name("OUT.json");
   command->add_flag("--json", options->json, "Print one JSON object");
+  addLaunchOptions(command, options->launch);
   command->footer("Exit status: 0 verified (or nothing to verify), 1 wrong results, 2 usage error "
                   "or unreadable input, 3 hang stopped by the watchdog (blocked positions on "
                   "stderr and in the JSON).");

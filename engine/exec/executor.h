@@ -46,6 +46,26 @@ inline constexpr int kReduceOpCount = 4;
 std::string_view reduceOpName(ReduceOp op); ///< "sum", "prod", "min", "max"
 std::optional<ReduceOp> parseReduceOp(std::string_view text);
 
+/// A run started once per rank by a launcher (mpirun, srun, torchrun; docs/launchers.md): this
+/// process runs one rank's share of the program and meets the other processes through a
+/// rendezvous (engine/exec/launch). The NCCL executor takes its rank, device and communicator id
+/// from here (ncclCommInitRank); `cstudio run` passes one to that backend only.
+class RankGroup
+{
+public:
+  virtual ~RankGroup() = default;
+  virtual int rank() const = 0;
+  virtual int world() const = 0;
+  virtual int localRank() const = 0; ///< the device of this rank on its node
+  /// Rank 0 passes the communicator id it created and gets it back once every rank has it; the
+  /// others pass nothing and get rank 0's bytes. nullopt with `error` when a rank is missing or
+  /// refused (the rendezvous's message).
+  virtual std::optional<std::vector<std::byte>> shareId(const std::vector<std::byte>& id,
+                                                        std::string* error) = 0;
+  /// Whether shareId() was called (a failure before it must still meet the others).
+  virtual bool idShared() const = 0;
+};
+
 /// How to run a program. Sizes follow nccl-tests: `bytes` is count × mult × element size, i.e.
 /// the whole buffer the runtime splits into nchunksperloop chunks (msccl-format.md §4.1).
 struct ExecOptions {
@@ -81,6 +101,11 @@ struct ExecOptions {
   /// polls it, stops the launch as it stops a hang, and no later iteration starts; the result is
   /// then Failed with `cancelled` set. Null: never cancelled.
   const std::atomic<bool>* cancel = nullptr;
+  /// A launcher run: this process runs only the group's rank (NCCL executor). Null: every rank
+  /// in this process.
+  RankGroup* rankGroup = nullptr;
+  /// Verify only this rank's results (a launcher run holds no other rank's memory). Absent: all.
+  std::optional<int> verifyRank;
   /// Where the run loop counts the launches (warm-up and timed) that finished, for a progress
   /// display polling it from another thread. Null: not counted.
   std::atomic<int>* launchesDone = nullptr;

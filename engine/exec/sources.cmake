@@ -41,6 +41,13 @@ list(APPEND cs_engine_area_sources
   exec/nccl/phasegraph_p.h
   exec/nccl/roundassembly_p.h exec/nccl/roundassembly.cpp
   exec/nccl/rankdevices_p.h exec/nccl/rankdevices.cpp
+  # Runs started once per rank by mpirun, srun or torchrun: the launcher's environment and the
+  # rendezvous that hands every rank the communicator's id and gathers the results (POSIX
+  # sockets, plain C++; docs/launchers.md).
+  exec/launch/launchenv.h exec/launch/launchenv.cpp
+  exec/launch/wiremessages.h exec/launch/wiremessages.cpp
+  exec/launch/tcpchannel.h exec/launch/tcpchannel.cpp
+  exec/launch/rendezvous.h exec/launch/rendezvous.cpp
 )
 # The CPU executor runs one thread per (rank, threadblock).
 find_package(Threads REQUIRED)

@@ -75,3 +75,26 @@ add_dependencies(tst_backendcli ${cs_fake_backends})
 if(TARGET cs_backend_cuda)
   target_compile_definitions(tst_backendcli PRIVATE CS_HAVE_REAL_BACKENDS=1)
 endif()
+
+# Runs started once per rank by a launcher: the environment of mpirun, srun and torchrun and the
+# rendezvous wire format; then the rendezvous itself over loopback with rendezvouspeer processes.
+cstudio_add_test(tst_launchenv SOURCES exec/tst_launchenv.cpp)
+add_executable(rendezvouspeer exec/rendezvouspeer.cpp)
+target_link_libraries(rendezvouspeer PRIVATE cs::engine)
+cstudio_target_warnings(rendezvouspeer)
+cstudio_add_test(tst_rendezvous SOURCES exec/tst_rendezvous.cpp)
+target_compile_definitions(tst_rendezvous PRIVATE
+  CSTUDIO_RENDEZVOUS_PEER="$<TARGET_FILE:rendezvouspeer>")
+add_dependencies(tst_rendezvous rendezvouspeer)
+# The whole `cstudio run --backend nccl` launcher path in four cstudio processes, with a stand-in
+# NCCL module (no GPU) that passes a made-up id through the executor's RankGroup.
+add_library(cs_fakelaunchbackend MODULE exec/fakelaunchbackend.cpp)
+target_include_directories(cs_fakelaunchbackend PRIVATE ${PROJECT_SOURCE_DIR}/engine)
+set_target_properties(cs_fakelaunchbackend PROPERTIES PREFIX "" OUTPUT_NAME cs-backend-nccl
+  LIBRARY_OUTPUT_DIRECTORY ${cs_fake_backend_root}/launch CXX_VISIBILITY_PRESET hidden)
+cstudio_target_warnings(cs_fakelaunchbackend)
+cstudio_add_test(tst_launchedrun SOURCES exec/tst_launchedrun.cpp)
+cstudio_test_uses_cli(tst_launchedrun)
+target_compile_definitions(tst_launchedrun PRIVATE
+  CS_FAKE_LAUNCH_BACKEND_DIR="${cs_fake_backend_root}/launch")
+add_dependencies(tst_launchedrun cs_fakelaunchbackend)

@@ -304,6 +304,29 @@ private slots:
     QVERIFY(nccl::assignDevices(2, {4, {}}, {3, 1}, out) == (std::vector<int>{3, 1}));
     QCOMPARE(out.count(Severity::Error), 6);
   }
+
+  void launchedRankTakesItsLocalDevice()
+  {
+    // One process per rank under a launcher: the device is the local rank, or the device list
+    // indexed by local rank; a single visible GPU suffices.
+    Diagnostics out;
+    QCOMPARE(nccl::launchedRankDevice(5, 1, {2, {}}, {}, out), std::optional<int>(1));
+    QCOMPARE(nccl::launchedRankDevice(0, 0, {1, {}}, {}, out), std::optional<int>(0));
+    QCOMPARE(nccl::launchedRankDevice(5, 1, {4, {}}, {3, 2}, out), std::optional<int>(2));
+    QCOMPARE(out.count(Severity::Error), 0);
+    QVERIFY(!nccl::launchedRankDevice(6, 2, {2, {}}, {}, out));
+    QCOMPARE(out.items().back().message,
+             std::string("rank 6 (local rank 2) would run on device 2 but 2 GPUs are visible on "
+                         "its node (start at most one process per GPU)"));
+    QVERIFY(!nccl::launchedRankDevice(1, 1, {std::nullopt, "no CUDA-capable device"}, {}, out));
+    QCOMPARE(out.items().back().message,
+             std::string("rank 1 (local rank 1) needs a GPU, but the CUDA runtime found none (no "
+                         "CUDA-capable device)"));
+    QVERIFY(!nccl::launchedRankDevice(3, 3, {8, {}}, {0, 1}, out));
+    QVERIFY(out.items().back().message.find("none for rank 3 (local rank 3)") != std::string::npos);
+    QCOMPARE(out.count(Severity::Error), 3);
+    QCOMPARE(out.items().back().code, std::string("exec.nccl-devices"));
+  }
 };
 
 QTEST_APPLESS_MAIN(TestNcclRounds)

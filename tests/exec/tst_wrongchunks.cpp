@@ -93,6 +93,33 @@ private slots:
     QCOMPARE(recorded.checked, result.checked);
   }
 
+  void oneRankVerifiesItsOwn()
+  {
+    // A launcher run holds one rank's memory (ExecOptions::verifyRank): only that rank's chunks
+    // are compared, so the four ranks' verdicts add up to the whole run's.
+    const test::WrongRing ring = test::makeWrongRing();
+    const ExecResult whole = makeExecutor("cpu")->run(ring.program, test::wrongRingOptions());
+    std::int64_t checked = 0;
+    std::int64_t wrongChunks = 0;
+    for (int rank = 0; rank < 4; ++rank) {
+      ExecOptions options = test::wrongRingOptions();
+      options.verifyRank = rank;
+      const ExecResult mine = makeExecutor("cpu")->run(ring.program, options);
+      std::int64_t expectedWrong = 0;
+      for (const auto& [wrongRank, chunk] : ring.wrongChunks())
+        expectedWrong += wrongRank == rank ? 1 : 0;
+      QCOMPARE(mine.wrongChunkCount, expectedWrong);
+      QCOMPARE(mine.status, expectedWrong > 0 ? ExecStatus::Wrong : ExecStatus::Verified);
+      for (const WrongElement& w : mine.wrongChunks)
+        QCOMPARE(w.rank, rank);
+      QCOMPARE(mine.checked * 4, whole.checked);
+      checked += mine.checked;
+      wrongChunks += mine.wrongChunkCount;
+    }
+    QCOMPARE(checked, whole.checked);
+    QCOMPARE(wrongChunks, whole.wrongChunkCount);
+  }
+
   void aRightRunListsNothing()
   {
     const Program program = makeRingAllReduce({4, 1, Protocol::Simple});

@@ -142,6 +142,43 @@ Trace buildTrace(const plan::RunPlan& plan, const nccl::RoundSchedule& schedule,
   return trace;
 }
 
+/// The GPU of each rank this process runs: all of them (one per GPU), or under a launcher the
+/// one rank the process was started for.
+std::optional<std::vector<int>> devicesOfRun(const Program& program, const ExecOptions& options,
+                                             Diagnostics& out)
+{
+  if (!options.rankGroup)
+    return nccl::assignDevices(program.ngpus, visibleDevices(), options.deviceOfRank, out);
+  const RankGroup& group = *options.rankGroup;
+  if (group.world() != program.ngpus) {
+    out.error("exec.nccl-rendezvous", "the launcher started " + std::to_string(group.world()) +
+                                          " processes but the program has " +
+                                          std::to_string(program.ngpus) + " ranks");
+    return std::nullopt;
+  }
+  const std::optional<int> device = nccl::launchedRankDevice(
+      group.rank(), group.localRank(), visibleDevices(), options.deviceOfRank, out);
+  if (!device)
+    return std::nullopt;
+  return std::vector<int>{*device};
+}
+
+/// A launcher run: rank 0 creates NCCL's unique id, the rendezvous hands it to every process,
+/// and each joins the communicator as its own rank (ncclCommInitRank).
+bool openLaunchedRank(RankGroup& group, int device, nccl::NcclSession& session, Diagnostics& out)
+{
+  std::vector<std::byte> id;
+  if (group.rank() == 0 && !nccl::NcclSession::createUniqueId(id, out))
+    return false; // the caller still meets the others (RankGroup::idShared) to stop them
+  std::string error;
+  const std::optional<std::vector<std::byte>> shared = group.shareId(id, &error);
+  if (!shared) {
+    out.error("exec.nccl-rendezvous", error);
+    return false;
+  }
+  return session.openRank(group.rank(), group.world(), device, *shared, out);
+}
+
 /// The NCCL executor's hooks for the shared run loop: every launch is one iteration of the
 /// schedule's rounds on the rank threads, the inputs restored there first from the second on.
 class NcclRun final : public plan::RunBackend
@@ -211,9 +248,16 @@ public:
 
   ExecResult run(const Program& program, const ExecOptions& options) override
   {
+    // A launcher run holds only its own rank's memory: only that rank's results are compared,
+    // and the trace (built from every rank's round times) is not available.
+    ExecOptions effective = options;
+    if (options.rankGroup) {
+      effective.verifyRank = options.rankGroup->rank();
+      effective.trace = false;
+    }
     // Sizes come from users: a run that does not fit in host memory is a result, not a crash.
     try {
-      return runChecked(program, options);
+      return runChecked(program, effective);
     } catch (const std::bad_alloc&) {
       return plan::memoryFailure("host memory", options.bytes, program.ngpus,
                                  "the host copy used for verification");
@@ -254,8 +298,7 @@ ExecResult NcclExecutor::runChecked(const Program& program, const ExecOptions& o
     result.diagnostics = out.take();
     return result;
   }
-  const std::optional<std::vector<int>> devices =
-      nccl::assignDevices(program.ngpus, visibleDevices(), options.deviceOfRank, out);
+  const std::optional<std::vector<int>> devices = devicesOfRun(program, options, out);
   if (!devices) {
     result.diagnostics = out.take();
     return result;
@@ -293,7 +336,10 @@ void NcclExecutor::runOnGpus(const Program& program, const ExecOptions& options,
   // Shared with the rank threads, which may outlive this call if NCCL never returns to them.
   const auto session = std::make_shared<nccl::NcclSession>(config);
   const auto finish = [&] { session->close(options.timeoutSeconds, out); };
-  if (!session->open(devices, out) || !session->upload(program, schedule, mirror, out))
+  const bool opened = options.rankGroup
+                          ? openLaunchedRank(*options.rankGroup, devices.front(), *session, out)
+                          : session->open(devices, out);
+  if (!opened || !session->upload(program, schedule, mirror, out))
     return finish();
   NcclRun run(options, schedule, *session, mirror);
   if (!plan::runIterations(program, options, run, result, out))

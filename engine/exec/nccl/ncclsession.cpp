@@ -66,23 +66,77 @@ bool NcclSession::open(const std::vector<int>& devices, Diagnostics& out)
     return false;
   for (int r = 0; r < n; ++r)
     m_ranks[static_cast<std::size_t>(r)]->comm = comms[static_cast<std::size_t>(r)];
+  if (!createStreams(out))
+    return false;
+  describe(n, devices.front());
+  return true;
+}
+
+bool NcclSession::createUniqueId(std::vector<std::byte>& id, Diagnostics& out)
+{
+  ncclUniqueId unique{};
+  if (!CS_CHECK(ncclGetUniqueId(&unique),
+                plan::withWhat(plan::CallSite{}, "the communicator id for the other processes"),
+                out))
+    return false;
+  const auto* bytes = reinterpret_cast<const std::byte*>(unique.internal);
+  id.assign(bytes, bytes + sizeof(unique.internal));
+  return true;
+}
+
+bool NcclSession::openRank(int rank, int world, int device, const std::vector<std::byte>& id,
+                           Diagnostics& out)
+{
+  ncclUniqueId unique{};
+  if (id.size() != sizeof(unique.internal)) {
+    // The rendezvous carries any bytes; only NCCL's own size makes a communicator.
+    out.error("exec.nccl-rendezvous", "the communicator id from rank 0 has " +
+                                          std::to_string(id.size()) + " bytes, NCCL expects " +
+                                          std::to_string(sizeof(unique.internal)));
+    return false;
+  }
+  std::memcpy(unique.internal, id.data(), id.size());
+  auto owned = std::make_unique<Rank>();
+  owned->rank = rank;
+  owned->device = device;
+  m_ranks.push_back(std::move(owned));
+  Rank& self = *m_ranks.front();
+  // ncclCommInitRank binds the communicator to the calling thread's current device.
+  if (!CS_CHECK(cudaSetDevice(device), siteOf(self), out) ||
+      !CS_CHECK(ncclCommInitRank(&self.comm, world, unique, rank),
+                plan::withWhat(siteOf(self), "rank " + std::to_string(rank) + " of " +
+                                                 std::to_string(world) + " processes"),
+                out) ||
+      !createStreams(out))
+    return false;
+  describe(1, device);
+  m_description += ", rank " + std::to_string(rank) + " of " + std::to_string(world);
+  return true;
+}
+
+bool NcclSession::createStreams(Diagnostics& out)
+{
   for (const std::unique_ptr<Rank>& rank : m_ranks) {
     if (!CS_CHECK(cudaSetDevice(rank->device), siteOf(*rank), out) ||
         !CS_CHECK(cudaStreamCreateWithFlags(&rank->stream, cudaStreamNonBlocking), siteOf(*rank),
                   out))
       return false;
   }
+  return true;
+}
+
+void NcclSession::describe(int ranks, int device)
+{
   // Only the description depends on these: a failure is recorded, the run goes on.
   cudaDeviceProp properties{};
   std::string name = "unknown GPU";
   const plan::CallSite site = plan::withWhat(siteOf(*m_ranks.front()), "the run's description");
-  if (CS_CHECK_RECORD(cudaGetDeviceProperties(&properties, devices.front()), site))
+  if (CS_CHECK_RECORD(cudaGetDeviceProperties(&properties, device), site))
     name = properties.name;
   int version = 0;
-  m_description = std::to_string(n) + " × " + name;
+  m_description = std::to_string(ranks) + " × " + name;
   if (CS_CHECK_RECORD(ncclGetVersion(&version), site))
     m_description += ", NCCL " + versionText(version);
-  return true;
 }
 
 bool NcclSession::allocate(Rank& rank, void** pointer, std::size_t bytes, const char* what,

@@ -22,6 +22,7 @@
 
 #include <array>
 #include <atomic>
+#include <cstddef>
 #include <memory>
 #include <optional>
 #include <string>
@@ -64,6 +65,13 @@ public:
   /// Creates the communicators (ncclCommInitAll over `devices`, rank r on devices[r]) and a
   /// stream per rank.
   bool open(const std::vector<int>& devices, Diagnostics& out);
+  /// NCCL's unique id for a communicator spanning processes (ncclGetUniqueId, on rank 0 only),
+  /// as the opaque bytes the launcher rendezvous carries.
+  static bool createUniqueId(std::vector<std::byte>& id, Diagnostics& out);
+  /// A launcher run: this process's one rank of a `world`-rank communicator, on `device`, from
+  /// rank 0's `id` (ncclCommInitRank; it blocks until every rank has called it).
+  bool openRank(int rank, int world, int device, const std::vector<std::byte>& id,
+                Diagnostics& out);
   /// Allocates every rank's memory and temporaries, uploads the mirror's initial contents and the
   /// schedule's local operations.
   bool upload(const Program& program, const RoundSchedule& schedule, const plan::HostMemory& mirror,
@@ -141,6 +149,9 @@ private:
   bool createEvents(Rank& rank, std::vector<cudaEvent_t>& events, std::size_t count,
                     Diagnostics& out);
   bool buildRounds(Rank& rank, const std::vector<RankRound>& rounds, Diagnostics& out);
+  bool createStreams(Diagnostics& out);
+  /// "2 × NVIDIA H100 80GB HBM3, NCCL 2.28.9" (`ranks` in this process, named by `device`).
+  void describe(int ranks, int device);
 
   void runThread(int index, Work work, bool restoreFirst);
   bool postIteration(Rank& rank, bool restoreFirst);

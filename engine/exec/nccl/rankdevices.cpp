@@ -66,4 +66,34 @@ std::optional<std::vector<int>> assignDevices(int ranks, const VisibleDevices& v
   return deviceOfRank;
 }
 
+std::optional<int> launchedRankDevice(int rank, int localRank, const VisibleDevices& visible,
+                                      const std::vector<int>& deviceOfRank, Diagnostics& out)
+{
+  const std::string who =
+      "rank " + std::to_string(rank) + " (local rank " + std::to_string(localRank) + ")";
+  if (!visible.count || *visible.count < 1) {
+    out.error("exec.nccl-devices", who + " needs a GPU, but the CUDA runtime found none" +
+                                       (visible.why.empty() ? "" : " (" + visible.why + ")"));
+    return std::nullopt;
+  }
+  int device = localRank;
+  if (!deviceOfRank.empty()) {
+    if (localRank >= static_cast<int>(deviceOfRank.size())) {
+      out.error("exec.nccl-devices", "the device list names " +
+                                         std::to_string(deviceOfRank.size()) +
+                                         " devices, none for " + who +
+                                         " (under a launcher it maps the local ranks of a node)");
+      return std::nullopt;
+    }
+    device = deviceOfRank[static_cast<std::size_t>(localRank)];
+  }
+  if (device < 0 || device >= *visible.count) {
+    out.error("exec.nccl-devices", who + " would run on device " + std::to_string(device) +
+                                       " but " + gpus(*visible.count) +
+                                       " visible on its node (start at most one process per GPU)");
+    return std::nullopt;
+  }
+  return device;
+}
+
 } // namespace cs::nccl

@@ -24,4 +24,11 @@ std::optional<std::vector<int>> assignDevices(int ranks, const VisibleDevices& v
                                               const std::vector<int>& deviceOfRank,
                                               Diagnostics& out);
 
+/// The device of the one rank a launcher started this process for (ExecOptions::rankGroup): its
+/// local rank, or `deviceOfRank[localRank]` when given (under a launcher the list maps the local
+/// ranks of a node). nullopt with an exec.nccl-devices error when no GPU is visible or the device
+/// is not.
+std::optional<int> launchedRankDevice(int rank, int localRank, const VisibleDevices& visible,
+                                      const std::vector<int>& deviceOfRank, Diagnostics& out);
+
 } // namespace cs::nccl

@@ -53,7 +53,7 @@ template <typename T> T fromInteger(std::int64_t v)
 
 template <typename T, ReduceOp Op>
 void verifyTyped(const Program& program, const CollectiveSpec& spec, const Pattern& pattern,
-                 HostMemory& state, Verification& result)
+                 std::optional<int> onlyRank, HostMemory& state, Verification& result)
 {
   const RunPlan& plan = state.plan;
   const std::int64_t ce = plan.chunkElements;
@@ -62,6 +62,8 @@ void verifyTyped(const Program& program, const CollectiveSpec& spec, const Patte
   std::vector<Contribution> sources;
   std::vector<Contribution> cached;
   for (int r = 0; r < plan.ranks; ++r) {
+    if (onlyRank && r != *onlyRank)
+      continue;
     const ResultChunks chunks = spec.result(r);
     for (int i = 0; i < chunks.count; ++i) {
       const int c = chunks.first + i;
@@ -189,12 +191,15 @@ Verification verifyResult(const Program& program, const ExecOptions& options, Ho
   }
   const Pattern pattern(options.dtype, options.op, plan.ranks);
   withStorageType(options.dtype, [&]<typename T>() {
-    withReduceOp(options.op,
-                 [&]<ReduceOp Op>() { verifyTyped<T, Op>(program, spec, pattern, state, result); });
+    withReduceOp(options.op, [&]<ReduceOp Op>() {
+      verifyTyped<T, Op>(program, spec, pattern, options.verifyRank, state, result);
+    });
   });
   result.status = result.wrong == 0 ? ExecStatus::Verified : ExecStatus::Wrong;
   result.note = std::string(collectiveTitle(program.collective)) + " result compared bit for bit " +
-                "with a host reference" + (root >= 0 ? " (root " + std::to_string(root) + ")" : "");
+                "with a host reference" +
+                (root >= 0 ? " (root " + std::to_string(root) + ")" : "") +
+                (options.verifyRank ? " on rank " + std::to_string(*options.verifyRank) : "");
   return result;
 }
 
