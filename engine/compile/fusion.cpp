@@ -70,12 +70,20 @@ SlotNumbering numberSlots(const Plan& plan, CallMode mode)
   int maxIndex = 0;
   bool negative = false;
   std::size_t count = 0;
-  forEachEvent(plan, mode, [&](const Event& e) {
-    maxRank = std::max(maxRank, e.rank);
-    maxIndex = std::max(maxIndex, e.index);
-    negative = negative || e.rank < 0 || e.index < 0;
-    ++count;
-  });
+  for (const Transfer& t : plan.transfers) {
+    if (t.count <= 0)
+      continue;
+    // Aliasing shifts a buffer's indices by a constant, so a range's ends bound its slots.
+    for (const ChunkRef& end : {t.src, t.dst}) {
+      const MemorySlot first = memorySlot(plan.skeleton, end.rank, end.buffer, end.index, mode);
+      const MemorySlot last =
+          memorySlot(plan.skeleton, end.rank, end.buffer, end.index + t.count - 1, mode);
+      maxRank = std::max(maxRank, end.rank);
+      maxIndex = std::max({maxIndex, first.index, last.index});
+      negative = negative || end.rank < 0 || first.index < 0 || last.index < 0;
+    }
+    count += static_cast<std::size_t>(t.count) * (t.op == TransferOp::Reduce ? 3 : 2);
+  }
   SlotNumbering numbering;
   numbering.width = static_cast<std::size_t>(maxIndex) + 1;
   const std::size_t slots =
@@ -91,14 +99,22 @@ SlotNumbering numberSlots(const Plan& plan, CallMode mode)
 std::vector<Event> buildEvents(const Plan& plan, CallMode mode)
 {
   const SlotNumbering numbering = numberSlots(plan, mode);
+  std::vector<std::size_t> start(numbering.slots + 1, 0);
+  bool numbered = numbering.slots > 0;
+  if (numbered)
+    forEachEvent(plan, mode, [&](const Event& e) {
+      const std::size_t slot = numbering.of(e);
+      numbered = numbered && e.rank >= 0 && e.index >= 0 &&
+                 static_cast<std::size_t>(e.index) < numbering.width && slot < numbering.slots;
+      if (numbered)
+        ++start[slot + 1];
+    });
   std::vector<Event> events;
-  if (numbering.slots == 0) {
+  if (!numbered) {
     forEachEvent(plan, mode, [&](const Event& e) { events.push_back(e); });
     std::sort(events.begin(), events.end(), byOrder);
     return events;
   }
-  std::vector<std::size_t> start(numbering.slots + 1, 0);
-  forEachEvent(plan, mode, [&](const Event& e) { ++start[numbering.of(e) + 1]; });
   for (std::size_t s = 1; s < start.size(); ++s)
     start[s] += start[s - 1];
   events.resize(start.back());
