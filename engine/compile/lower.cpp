@@ -260,7 +260,11 @@ LowerResult lowerSchedule(const Schedule& schedule, const LowerOptions& options)
   const auto byStepThenId = [](const Transfer& a, const Transfer& b) {
     return std::pair(a.step, a.id) < std::pair(b.step, b.id);
   };
-  if (!std::is_sorted(plan.transfers.begin(), plan.transfers.end(), byStepThenId))
+  // Sorted already, strictly (a sort could swap equal neighbours), is left as it is.
+  if (std::adjacent_find(plan.transfers.begin(), plan.transfers.end(),
+                         [&](const Transfer& a, const Transfer& b) {
+                           return !byStepThenId(a, b);
+                         }) != plan.transfers.end())
     std::sort(plan.transfers.begin(), plan.transfers.end(), byStepThenId);
   numberRounds(plan);
   buildSkeleton(plan);
