@@ -320,6 +320,9 @@ Attempt buildOps(Plan& plan, Groups& groups, Diagnostics& problems)
   attempt.sendOp.assign(n, -1);
   attempt.recvOp.assign(n, -1);
   plan.ops.clear();
+  // At most a send and a receive per transfer; growing by doubling copied millions of ops.
+  plan.ops.reserve(2 * n);
+  attempt.group.reserve(2 * n);
   for (std::size_t i = 0; i < n; ++i) {
     const Transfer& t = plan.transfers[i];
     if (t.isLocal()) {
