@@ -96,6 +96,16 @@ void ScheduleBuilder::reduce(int step, ChunkRef src, ChunkRef dst, int count)
 
 namespace {
 
+/// Sorts `list` by `less`, unless it is strictly increasing already (then sorting would change
+/// nothing, not even the order of equal neighbours): generators mostly emit in order, and
+/// sorting two million ordered transfers was much of generating a 1,024-rank ring.
+template <typename Less> void sortUnlessOrdered(std::vector<Transfer>& list, Less less)
+{
+  const auto notBefore = [&](const Transfer& a, const Transfer& b) { return !less(a, b); };
+  if (std::adjacent_find(list.begin(), list.end(), notBefore) != list.end())
+    std::sort(list.begin(), list.end(), less);
+}
+
 /// Sorts the transfers and joins neighbours that move consecutive chunks between the same
 /// buffers in the same step into one multi-chunk transfer.
 std::vector<Transfer> mergeConsecutive(std::vector<Transfer> list)
@@ -104,8 +114,7 @@ std::vector<Transfer> mergeConsecutive(std::vector<Transfer> list)
     return std::tuple(t.step, t.op, t.src.rank, t.src.buffer, t.dst.rank, t.dst.buffer,
                       t.src.index - t.dst.index, t.src.index);
   };
-  std::sort(list.begin(), list.end(),
-            [&](const Transfer& a, const Transfer& b) { return key(a) < key(b); });
+  sortUnlessOrdered(list, [&](const Transfer& a, const Transfer& b) { return key(a) < key(b); });
   std::vector<Transfer> merged;
   merged.reserve(list.size());
   for (const Transfer& t : list) {
@@ -121,7 +130,7 @@ std::vector<Transfer> mergeConsecutive(std::vector<Transfer> list)
     }
     merged.push_back(t);
   }
-  std::sort(merged.begin(), merged.end(), [](const Transfer& a, const Transfer& b) {
+  sortUnlessOrdered(merged, [](const Transfer& a, const Transfer& b) {
     return std::tie(a.step, a.src.rank, a.dst.rank, a.src.index) <
            std::tie(b.step, b.src.rank, b.dst.rank, b.src.index);
   });
@@ -142,6 +151,13 @@ void ScheduleBuilder::replicateForChannel(const Transfer& t, int channel, int ch
                              channels);
     return ref;
   };
+  if (channels == 1) { // one channel keeps every index (replicaIndex is the identity)
+    if (t.count > 0) {
+      result.transfers.push_back(t);
+      result.transfers.back().id = static_cast<int>(result.transfers.size()) - 1;
+    }
+    return;
+  }
   // A multi-chunk transfer stays contiguous inside a block; split it at block boundaries.
   int done = 0;
   while (done < t.count) {
@@ -173,7 +189,9 @@ Schedule ScheduleBuilder::finish(const std::string& base, const GeneratorOptions
                                  Modes modes)
 {
   const int channels = std::max(1, options.channels);
-  const std::vector<Transfer> merged = mergeConsecutive(m_schedule.transfers);
+  // The builder is spent: its transfers are moved, not copied (two million at 1,024 ranks).
+  const std::vector<Transfer> merged = mergeConsecutive(std::move(m_schedule.transfers));
+  m_schedule.transfers.clear();
   Schedule result = m_schedule;
   result.name = base + "_" + std::to_string(options.ranks) + "r" +
                 (channels > 1 ? "_" + std::to_string(channels) + "ch" : "");
@@ -187,6 +205,7 @@ Schedule ScheduleBuilder::finish(const std::string& base, const GeneratorOptions
       buffers.scratch *= channels;
     }
   }
+  result.transfers.reserve(merged.size() * static_cast<std::size_t>(channels));
   for (int channel = 0; channel < channels; ++channel) {
     for (const Transfer& t : merged)
       replicateForChannel(t, channel, channels, result);

@@ -44,16 +44,13 @@ void accesses(const Op& op, std::vector<Range>& reads, std::vector<Range>& write
 std::vector<std::map<int, int>> hazards(const Plan& plan, const std::vector<int>& positionInTb)
 {
   std::vector<std::vector<int>> perRank(static_cast<std::size_t>(plan.schedule->ranks));
-  for (std::size_t i = 0; i < plan.ops.size(); ++i)
-    perRank[static_cast<std::size_t>(plan.ops[i].rank)].push_back(static_cast<int>(i));
+  for (int i : plan.opOrder) // each rank's ops in key order
+    perRank[static_cast<std::size_t>(plan.ops[static_cast<std::size_t>(i)].rank)].push_back(i);
 
   std::vector<std::map<int, int>> waits(plan.ops.size()); // target tb → target op
   std::vector<Range> reads;
   std::vector<Range> writes;
-  for (auto& ops : perRank) {
-    std::sort(ops.begin(), ops.end(), [&](int a, int b) {
-      return plan.ops[static_cast<std::size_t>(a)].key < plan.ops[static_cast<std::size_t>(b)].key;
-    });
+  for (const auto& ops : perRank) {
     for (CallMode mode : plan.modes) {
       std::unordered_map<std::uint64_t, SlotState> slots;
       for (int index : ops) {

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -140,13 +141,88 @@ void setAlgoAttributes(Program& program, const Schedule& schedule, const LowerOp
 }
 
 /// `schedule` with every transfer wider than `limit` chunks split into messages of one step:
-/// the runtime's cnt limit, or single chunks for instances (splitIntoPieces).
-Schedule withinCountLimit(const Schedule& schedule, int limit,
-                          std::unordered_map<int, int>& originalId)
+/// the runtime's cnt limit, or single chunks for instances (splitIntoPieces). The split schedule
+/// is kept in `split`; a schedule with nothing to split is used as it is, not copied.
+const Schedule& withinCountLimit(const Schedule& schedule, int limit,
+                                 std::unordered_map<int, int>& originalId,
+                                 std::optional<Schedule>& split)
 {
   const bool wider = std::any_of(schedule.transfers.begin(), schedule.transfers.end(),
                                  [limit](const Transfer& t) { return t.count > limit; });
-  return wider ? splitIntoPieces(schedule, limit, originalId) : schedule;
+  if (!wider)
+    return schedule;
+  split = splitIntoPieces(schedule, limit, originalId);
+  return *split;
+}
+
+/// The channel count the emitted program would make emitWithinLimits jump to, known without
+/// emitting it, or 0. The operations of a threadblock are a lower bound of its steps (nops come on
+/// top): when that bound alone spreads over all of the runtime's channels, the jump is to all of
+/// them, whatever the nops. Not when a threadblock holds only local copies, whose step count
+/// decides first. Emitting a program only to measure it took half the lowering time of a 1,024-rank
+/// ring.
+int channelsKnownBeforeEmitting(const Plan& plan, const Dialect& d, int channels, bool channelsFree)
+{
+  if (!channelsFree || channels >= d.maxChannels)
+    return 0;
+  std::size_t maxOps = 0;
+  for (const TbPlan& tb : plan.tbs) {
+    if (tb.sendPeer < 0 && tb.recvPeer < 0 && !tb.ops.empty())
+      return 0;
+    maxOps = std::max(maxOps, tb.ops.size());
+  }
+  const auto atLeast = static_cast<long long>(maxOps);
+  const long long limit = d.maxStepsPerThreadblock;
+  if (atLeast <= limit || (atLeast * channels + limit - 1) / limit < d.maxChannels)
+    return 0;
+  return d.maxChannels;
+}
+
+/// Assigns threadblocks and emits them, again with more channels (or smaller local-only
+/// threadblocks) while the dialect's limits are exceeded. nullopt, with the problems in `out`,
+/// when the pins contradict each other.
+std::optional<Emitted> emitWithinLimits(Plan& plan, bool channelsFree, Diagnostics& out)
+{
+  const Dialect& d = *plan.dialect;
+  constexpr int kAttempts = 64;
+  int channels = 1;
+  int localCap = d.maxStepsPerThreadblock;
+  Emitted emitted;
+  for (int attempt = 0; attempt < kAttempts; ++attempt) {
+    const std::vector<Diagnostic> problems = assignThreadblocks(plan, channels, localCap);
+    if (!problems.empty()) {
+      out.append(problems);
+      return std::nullopt;
+    }
+    const int jump = channelsKnownBeforeEmitting(plan, d, channels, channelsFree);
+    if (jump > 0 && attempt + 1 < kAttempts) {
+      channels = jump;
+      continue;
+    }
+    emitted = emitProgram(plan);
+    const Usage u = measure(emitted.gpus, d);
+    if (u.localOverLimit && localCap > 1) {
+      localCap = std::max(1, localCap / 2);
+      continue;
+    }
+    const bool tooLong = u.maxSteps > d.maxStepsPerThreadblock;
+    const bool tooManyPeers = u.maxPeersPerChannel > d.maxPeersPerChannel;
+    if ((tooLong || tooManyPeers) && channelsFree && channels < d.maxChannels) {
+      // Spread the chains over enough channels for the longest threadblock and the busiest
+      // channel to fit, in one jump: each attempt lowers everything again, and stepping one
+      // channel at a time made a 384-rank all-to-all take a dozen attempts.
+      auto spread = [channels](int used, int limit) {
+        return (used * channels + limit - 1) / limit;
+      };
+      const int needed =
+          std::max(tooLong ? spread(u.maxSteps, d.maxStepsPerThreadblock) : 0,
+                   tooManyPeers ? spread(u.maxPeersPerChannel, d.maxPeersPerChannel) : 0);
+      channels = std::min(d.maxChannels, std::max(channels + 1, needed));
+      continue;
+    }
+    break;
+  }
+  return emitted;
 }
 
 } // namespace
@@ -174,15 +250,22 @@ LowerResult lowerSchedule(const Schedule& schedule, const LowerOptions& options)
   }
 
   std::unordered_map<int, int> originalId;
-  const Schedule base =
-      withinCountLimit(schedule, options.instances > 1 ? 1 : d.maxCount, originalId);
+  std::optional<Schedule> split;
+  const Schedule& base =
+      withinCountLimit(schedule, options.instances > 1 ? 1 : d.maxCount, originalId, split);
   Plan plan;
   plan.schedule = &base;
   plan.dialect = &d;
   plan.transfers = base.transfers;
-  std::sort(plan.transfers.begin(), plan.transfers.end(), [](const Transfer& a, const Transfer& b) {
+  const auto byStepThenId = [](const Transfer& a, const Transfer& b) {
     return std::pair(a.step, a.id) < std::pair(b.step, b.id);
-  });
+  };
+  // Sorted already, strictly (a sort could swap equal neighbours), is left as it is.
+  if (std::adjacent_find(plan.transfers.begin(), plan.transfers.end(),
+                         [&](const Transfer& a, const Transfer& b) {
+                           return !byStepThenId(a, b);
+                         }) != plan.transfers.end())
+    std::sort(plan.transfers.begin(), plan.transfers.end(), byStepThenId);
   numberRounds(plan);
   buildSkeleton(plan);
   findFusions(plan);
@@ -190,44 +273,16 @@ LowerResult lowerSchedule(const Schedule& schedule, const LowerOptions& options)
       std::any_of(plan.transfers.begin(), plan.transfers.end(),
                   [](const Transfer& t) { return !t.isLocal() && !t.pins.channel; });
 
-  int channels = 1;
-  int localCap = d.maxStepsPerThreadblock;
-  Emitted emitted;
-  for (int attempt = 0; attempt < 64; ++attempt) {
-    const std::vector<Diagnostic> problems = assignThreadblocks(plan, channels, localCap);
-    if (!problems.empty()) {
-      out.append(problems);
-      result.diagnostics = out.take();
-      return result;
-    }
-    emitted = emitProgram(plan);
-    const Usage u = measure(emitted.gpus, d);
-    if (u.localOverLimit && localCap > 1) {
-      localCap = std::max(1, localCap / 2);
-      continue;
-    }
-    const bool tooLong = u.maxSteps > d.maxStepsPerThreadblock;
-    const bool tooManyPeers = u.maxPeersPerChannel > d.maxPeersPerChannel;
-    if ((tooLong || tooManyPeers) && channelsFree && channels < d.maxChannels) {
-      // Spread the chains over enough channels for the longest threadblock and the busiest
-      // channel to fit, in one jump: each attempt lowers everything again, and stepping one
-      // channel at a time made a 384-rank all-to-all take a dozen attempts.
-      auto spread = [channels](int used, int limit) {
-        return (used * channels + limit - 1) / limit;
-      };
-      const int needed =
-          std::max(tooLong ? spread(u.maxSteps, d.maxStepsPerThreadblock) : 0,
-                   tooManyPeers ? spread(u.maxPeersPerChannel, d.maxPeersPerChannel) : 0);
-      channels = std::min(d.maxChannels, std::max(channels + 1, needed));
-      continue;
-    }
-    break;
+  std::optional<Emitted> emitted = emitWithinLimits(plan, channelsFree, out);
+  if (!emitted) {
+    result.diagnostics = out.take();
+    return result;
   }
 
   Program program = plan.skeleton;
-  program.gpus = std::move(emitted.gpus);
+  program.gpus = std::move(emitted->gpus);
   program.nchannels = std::max(1, measure(program.gpus, d).channels);
-  std::vector<InstructionOrigin> origins = std::move(emitted.origins);
+  std::vector<InstructionOrigin> origins = std::move(emitted->origins);
   program = replicateInstances(program, options.instances, origins);
   if (!originalId.empty())
     for (InstructionOrigin& o : origins)

@@ -83,6 +83,7 @@ struct Plan {
   std::vector<int> fusedFrom;      ///< per transfer: the transfer whose receive forwards it, or -1
   std::vector<int> channel;        ///< per transfer: the channel chosen
   std::vector<Op> ops;
+  std::vector<int> opOrder; ///< indices into ops, by (rank-independent) key order (orderOps)
   std::vector<TbPlan> tbs;
   Program skeleton;            ///< algo and gpu attributes only, for buffer geometry
   std::vector<CallMode> modes; ///< the call modes whose aliasing hazards must be respected
@@ -97,6 +98,10 @@ void buildSkeleton(Plan& plan);
 /// Numbers the rounds of every step (Plan::rounds): the k-th transfer of a step on one (sender,
 /// receiver) pair, in id order, is round k; local transfers are round 0.
 void numberRounds(Plan& plan);
+
+/// Fills Plan::opOrder: the ops in key order. The ops must have been built transfer by
+/// transfer, in the order of Plan::transfers, a transfer's send before its receive.
+void orderOps(Plan& plan);
 
 /// The key of transfer `index`'s sending side (phase 0) or receiving side (phase 1; local
 /// transfers are one operation, always phase 0).

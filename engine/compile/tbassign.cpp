@@ -7,8 +7,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
-#include <map>
-#include <numeric>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -322,6 +320,9 @@ Attempt buildOps(Plan& plan, Groups& groups, Diagnostics& problems)
   attempt.sendOp.assign(n, -1);
   attempt.recvOp.assign(n, -1);
   plan.ops.clear();
+  // At most a send and a receive per transfer; growing by doubling copied millions of ops.
+  plan.ops.reserve(2 * n);
+  attempt.group.reserve(2 * n);
   for (std::size_t i = 0; i < n; ++i) {
     const Transfer& t = plan.transfers[i];
     if (t.isLocal()) {
@@ -342,6 +343,7 @@ Attempt buildOps(Plan& plan, Groups& groups, Diagnostics& problems)
     attempt.group.push_back(nodes.recv[i]);
     plan.ops.push_back(receiveOp(plan, i));
   }
+  orderOps(plan);
   return attempt;
 }
 
@@ -349,22 +351,31 @@ Attempt buildOps(Plan& plan, Groups& groups, Diagnostics& problems)
 // Returns whether any was disabled.
 bool undoCrossingFusions(Plan& plan, const Attempt& attempt)
 {
-  std::map<std::tuple<int, int, int>, std::vector<int>> connections;
-  for (std::size_t i = 0; i < plan.transfers.size(); ++i) {
-    const Transfer& t = plan.transfers[i];
-    if (!t.isLocal())
-      connections[{t.src.rank, t.dst.rank, plan.channel[i]}].push_back(static_cast<int>(i));
+  // Each connection's messages in the order they are sent: the send ops in key order.
+  std::vector<int> sentBy(plan.ops.size(), -1); // op → the transfer it sends
+  for (std::size_t m = 0; m < attempt.sendOp.size(); ++m)
+    if (attempt.sendOp[m] >= 0)
+      sentBy[static_cast<std::size_t>(attempt.sendOp[m])] = static_cast<int>(m);
+  std::unordered_map<std::uint64_t, std::size_t> connectionOf; // (src, dst, channel) → index
+  std::vector<std::vector<int>> connections;
+  for (int op : plan.opOrder) {
+    const int m = sentBy[static_cast<std::size_t>(op)];
+    if (m < 0)
+      continue;
+    const Transfer& t = plan.transfers[static_cast<std::size_t>(m)];
+    const std::uint64_t key = static_cast<std::uint64_t>(t.src.rank) << 42 |
+                              static_cast<std::uint64_t>(t.dst.rank) << 21 |
+                              static_cast<std::uint64_t>(plan.channel[static_cast<std::size_t>(m)]);
+    const auto [it, inserted] = connectionOf.try_emplace(key, connections.size());
+    if (inserted)
+      connections.emplace_back();
+    connections[it->second].push_back(m);
   }
+  const auto recvKey = [&](int m) {
+    return plan.ops[static_cast<std::size_t>(attempt.recvOp[static_cast<std::size_t>(m)])].key;
+  };
   bool changed = false;
-  for (auto& [key, messages] : connections) {
-    const auto sendKey = [&](int m) {
-      return plan.ops[static_cast<std::size_t>(attempt.sendOp[static_cast<std::size_t>(m)])].key;
-    };
-    const auto recvKey = [&](int m) {
-      return plan.ops[static_cast<std::size_t>(attempt.recvOp[static_cast<std::size_t>(m)])].key;
-    };
-    std::sort(messages.begin(), messages.end(),
-              [&](int a, int b) { return sendKey(a) < sendKey(b); });
+  for (const std::vector<int>& messages : connections) {
     bool crossing = false;
     for (std::size_t k = 1; k < messages.size() && !crossing; ++k)
       crossing = !(recvKey(messages[k - 1]) < recvKey(messages[k]));
@@ -386,16 +397,10 @@ bool undoCrossingFusions(Plan& plan, const Attempt& attempt)
 void makeThreadblocks(Plan& plan, const Attempt& attempt, Groups& groups, int localCap)
 {
   const int ranks = plan.schedule->ranks;
-  std::vector<int> order(plan.ops.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](int a, int b) {
-    return plan.ops[static_cast<std::size_t>(a)].key < plan.ops[static_cast<std::size_t>(b)].key;
-  });
-
   plan.tbs.clear();
   std::unordered_map<int, int> tbOfGroup;
   std::vector<int> localTb(static_cast<std::size_t>(ranks), -1);
-  for (int index : order) {
+  for (int index : plan.opOrder) {
     Op& op = plan.ops[static_cast<std::size_t>(index)];
     const int node = attempt.group[static_cast<std::size_t>(index)];
     int tb = -1;

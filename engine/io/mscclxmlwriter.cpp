@@ -1,6 +1,7 @@
 #include "mscclxmlwriter.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <fstream>
 #include <limits>
@@ -67,7 +68,10 @@ public:
   }
   void attribute(std::string_view name, std::int64_t value)
   {
-    attribute(name, std::string_view(decimal(value)));
+    // to_chars, not a std::string from snprintf: a 1,024-rank program has millions of numbers.
+    char digits[24];
+    const char* end = std::to_chars(digits, digits + sizeof digits, value).ptr;
+    attribute(name, std::string_view(digits, static_cast<std::size_t>(end - digits)));
   }
   /// Attributes written since the last open().
   int attributes() const { return m_attributes; }
