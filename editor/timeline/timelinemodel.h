@@ -77,6 +77,8 @@ public:
   /// The transfer id whose arrow passes within `tolerance` of content point `p`, or -1.
   int transferAt(const QPointF& p, qreal tolerance) const;
   ArrowSeverity severity(int transferId) const;
+  /// Whether both ends of `t` are folded into one node row (no arrow is drawn for it then).
+  bool insideFoldedNode(const Transfer& t) const;
   /// Steps with at least one transfer that has an error.
   bool stepHasError(int step) const;
 

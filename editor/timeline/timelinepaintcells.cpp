@@ -182,6 +182,8 @@ void paintCells(Frame& f)
     const TimelineLayout::Row& row = layout.rows()[static_cast<std::size_t>(v)];
     for (int c = f.firstColumn; c <= f.lastColumn; ++c) {
       const QRect r = layout.cellRect(v, c).translated(f.origin);
+      if (row.expanded)
+        continue; // an open node's header row: its name, no cells
       if (c == goalColumn)
         drawGoalCell(f, r, row);
       else if (row.kind == TimelineLayout::Row::Kind::Chunk)
