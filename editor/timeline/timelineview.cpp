@@ -53,10 +53,15 @@ TimelineView::TimelineView(Document* document, QWidget* parent)
   connect(m_document, &Document::replaced, this, [this] {
     setTool(Tool::Draw);
     setOperation(TransferOp::Copy);
+    // A new document starts with automatic node grouping; its analysis has already rebuilt the
+    // model with the last document's, so lay out again only when that changes anything.
+    const CollapseState before = m_collapse;
     m_grouping = NodeGrouping::Automatic;
     m_fitGrouped = false;
     m_collapse.expandedNodes.clear();
-    rebuild();
+    applyNodeGrouping(m_model.hasSchedule() ? m_model.states().ranks() : 0);
+    if (m_collapse != before)
+      relayout();
   });
   m_model.layout().setZoom(1.0);
   updateHeader();

@@ -199,6 +199,13 @@ void TestTimelineNodes::manyRanksGroupOnTheirOwn()
   QVERIFY(f.view.nodesGrouped());
   QCOMPARE(countRows(f.view, Kind::Node), 9);
   QVERIFY(f.view.groupByNodeAction()->isChecked());
+  // Switched off, then a new document: automatic again.
+  f.view.groupByNodeAction()->trigger();
+  QVERIFY(!f.view.nodesGrouped());
+  QCOMPARE(countRows(f.view, Kind::Node), 0);
+  f.document.reset(ringState(80), {});
+  QVERIFY(f.view.nodesGrouped());
+  QCOMPARE(countRows(f.view, Kind::Node), 10);
 }
 
 QTEST_MAIN(TestTimelineNodes)
