@@ -65,6 +65,11 @@ shot "$out/guide-replay.png" --view playback --size 1400x860 --trace "$work/ring
 # The same 8-rank ring fitted to a 1400×900 window (View › Fit Timeline to Window).
 "$studio" --size 1400x900 --screenshot "$out/guide-timeline-fit.png" --view timeline --fit \
   "$work/ring8.json"
+# A large program: a 128-rank ring all-reduce on 16 DGX H100 nodes opens grouped by node.
+"$cli" generate ring-allreduce --ranks 128 --topology fabric-h100-16x8 -o "$work/ring128.json" \
+  >/dev/null
+"$studio" --size 1400x900 --screenshot "$out/guide-large-program.png" --view timeline \
+  "$work/ring128.json"
 
 # 5. Why is my all-reduce slower than the ring? The double binary tree against the ring, 8 ranks
 #    on a DGX H100 at 64 MiB: the simulated run replayed mid-run, its link utilisation, and the

@@ -4,6 +4,7 @@ list(APPEND cs_editor_area_sources
   document/selection.h
   document/playbackmarks.h
   document/analysis.h document/analysis.cpp
+  document/nodegroups.h document/nodegroups.cpp
   document/document.h document/document.cpp
   document/documentfiles.h document/documentfiles.cpp
   document/documentnames.h document/documentnames.cpp

@@ -14,4 +14,5 @@ list(APPEND cs_editor_area_sources
   timeline/replicatedialog.h timeline/replicatedialog.cpp
   timeline/timelineview.h timeline/timelineview.cpp timeline/timelineedits.cpp
   timeline/timelineinput.cpp timeline/timelinekeyboard.cpp timeline/timelineclipboard.cpp
+  timeline/timelinenodes.cpp
 )

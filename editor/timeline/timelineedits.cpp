@@ -57,6 +57,7 @@ void TimelineView::createActions()
   createToolActions();
   createEditActions();
   createClipboardActions();
+  createNodeGroupingAction();
   const QList<QAction*> view = createViewActions();
   m_toolActions = {m_drawTool,      m_selectTool, separator(this), m_copyMode,  m_reduceMode,
                    separator(this), m_replicate,  m_delete,        m_selectAll, separator(this)};
@@ -123,13 +124,15 @@ QList<QAction*> TimelineView::createViewActions()
   QAction* expand = makeAction(this, TimelineIcon::Expand, tr("Expand All Ranks"),
                                tr("Show every chunk row of every rank"));
   connect(expand, &QAction::triggered, this, [this] {
-    m_collapse = {};
+    m_collapse.ranks.clear();
+    m_collapse.buffers.clear();
     relayout();
   });
   QAction* collapse = makeAction(this, TimelineIcon::Collapse, tr("Collapse All Ranks"),
                                  tr("Fold every rank into one summary row"));
   connect(collapse, &QAction::triggered, this, [this] {
-    m_collapse = {};
+    m_collapse.ranks.clear();
+    m_collapse.buffers.clear();
     for (int r = 0; r < m_model.states().ranks(); ++r)
       m_collapse.ranks.insert(r);
     relayout();

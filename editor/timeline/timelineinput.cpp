@@ -232,7 +232,10 @@ void TimelineView::toggleHeaderAt(const Hit& hit)
     return;
   const TimelineLayout::Row& row = m_model.layout().rows()[static_cast<std::size_t>(hit.visualRow)];
   const int x = m_pressPos.x();
-  if (x < m_header.rankWidth) {
+  if (row.kind == TimelineLayout::Row::Kind::Node) {
+    // The node's name spans the whole header: anywhere on it folds or unfolds the node.
+    setNodeExpanded(row.node, !row.expanded);
+  } else if (x < m_header.rankWidth) {
     // The rank label sits on the group's first visible row; any row of the group toggles it.
     setRankCollapsed(row.rank, !isRankCollapsed(row.rank));
   } else if (row.firstOfBuffer && row.kind != TimelineLayout::Row::Kind::Rank) {

@@ -21,8 +21,15 @@ void TimelineView::moveCursor(int rows, int columns)
     return;
   m_cursorShown = true;
   m_pointer.reset(); // a paste now goes to the cursor, not where the mouse rests
-  const int visual = std::clamp(layout.visualRowOf(m_cursorRow) + rows, 0,
-                                static_cast<int>(layout.rows().size()) - 1);
+  const int last = static_cast<int>(layout.rows().size()) - 1;
+  int visual = std::clamp(layout.visualRowOf(m_cursorRow) + rows, 0, last);
+  // An expanded node's header row holds no chunk: step over it the way the cursor moves.
+  const auto header = [&](int v) { return layout.rows()[static_cast<std::size_t>(v)].expanded; };
+  const int direction = rows < 0 ? -1 : 1;
+  while (header(visual) && visual + direction >= 0 && visual + direction <= last)
+    visual += direction;
+  while (header(visual) && visual - direction >= 0 && visual - direction <= last)
+    visual -= direction;
   m_cursorRow = layout.rows()[static_cast<std::size_t>(visual)].firstRow;
   m_cursorColumn = std::clamp(m_cursorColumn + columns, 0, m_model.columnCount() - 1);
   ensureContentVisible(layout.cellRect(visual, m_cursorColumn));
@@ -96,7 +103,16 @@ void TimelineView::keyPressEvent(QKeyEvent* event)
     Hit hit;
     hit.visualRow = layout.visualRowOf(m_cursorRow);
     hit.column = m_cursorColumn;
-    if (hit.visualRow >= 0)
+    if (hit.visualRow < 0)
+      return;
+    const TimelineLayout::Row& row = layout.rows()[static_cast<std::size_t>(hit.visualRow)];
+    const int rank = m_model.states().rows()[static_cast<std::size_t>(m_cursorRow)].ref.rank;
+    if (row.kind == TimelineLayout::Row::Kind::Node)
+      setNodeExpanded(row.node, true); // Enter opens a folded node
+    else if (event->modifiers() & Qt::ShiftModifier && nodesGrouped() && rank >= 0 &&
+             rank < static_cast<int>(m_nodes.nodeOfRank.size()))
+      setNodeExpanded(m_nodes.nodeOfRank[static_cast<std::size_t>(rank)], false); // Shift+Enter
+    else
       clickCell(hit, event->modifiers());
     return;
   }

@@ -26,6 +26,12 @@ void TimelineLayout::setCompactRows(bool compact)
   updateMetrics();
 }
 
+void TimelineLayout::setMinRowHeight(int pixels)
+{
+  m_minRowHeight = std::max(0, pixels);
+  updateMetrics();
+}
+
 double TimelineLayout::textScale() const
 {
   return std::min(1.0, m_zoom) * (m_compact ? kCompactTextScale : 1.0);
@@ -34,7 +40,7 @@ double TimelineLayout::textScale() const
 void TimelineLayout::updateMetrics()
 {
   const double rowHeight = m_compact ? kCompactRowHeight : kRowHeight;
-  m_rowHeight = std::max(3, static_cast<int>(std::lround(rowHeight * m_zoom)));
+  m_rowHeight = std::max({3, m_minRowHeight, static_cast<int>(std::lround(rowHeight * m_zoom))});
   m_cellWidth = std::max(8, static_cast<int>(std::lround(62 * m_zoom)));
   m_gap = std::max(6, static_cast<int>(std::lround(34 * m_zoom)));
   m_rankGap = std::max(2, static_cast<int>(std::lround((m_compact ? 3 : 6) * m_zoom)));
@@ -47,49 +53,101 @@ void TimelineLayout::rebuild(const ChunkStates& states, const CollapseState& col
   m_rows.clear();
   m_visualOf.assign(static_cast<std::size_t>(states.rowCount()), -1);
   int y = 0;
-  const std::vector<ChunkRow>& data = states.rows();
+  const std::size_t size = states.rows().size();
   std::size_t i = 0;
-  while (i < data.size()) {
-    const int rank = data[i].ref.rank;
-    std::size_t rankEnd = i;
-    while (rankEnd < data.size() && data[rankEnd].ref.rank == rank)
-      ++rankEnd;
-    if (!m_rows.empty())
-      y += m_rankGap;
-    auto add = [&](Row row) {
-      row.top = y;
-      y += m_rowHeight;
-      for (int k = 0; k < row.rowCount; ++k)
-        m_visualOf[static_cast<std::size_t>(row.firstRow + k)] = static_cast<int>(m_rows.size());
-      m_rows.push_back(row);
-    };
-    if (collapse.ranks.contains(rank)) {
-      add({Row::Kind::Rank, rank, data[i].ref.buffer, static_cast<int>(i),
-           static_cast<int>(rankEnd - i), 0, true, true});
-      i = rankEnd;
-      continue;
-    }
-    bool firstOfRank = true;
-    while (i < rankEnd) {
-      const Buffer buffer = data[i].ref.buffer;
-      std::size_t bufferEnd = i;
-      while (bufferEnd < rankEnd && data[bufferEnd].ref.buffer == buffer)
-        ++bufferEnd;
-      if (!firstOfRank)
-        y += m_bufferGap;
-      if (collapse.buffers.contains({rank, buffer})) {
-        add({Row::Kind::Buffer, rank, buffer, static_cast<int>(i), static_cast<int>(bufferEnd - i),
-             0, firstOfRank, true});
-      } else {
-        for (std::size_t k = i; k < bufferEnd; ++k)
-          add({Row::Kind::Chunk, rank, buffer, static_cast<int>(k), 1, 0, firstOfRank && k == i,
-               k == i});
-      }
-      firstOfRank = false;
-      i = bufferEnd;
-    }
+  while (i < size) {
+    const int rank = states.rows()[i].ref.rank;
+    const bool grouped = rank >= 0 && rank < static_cast<int>(collapse.nodeOfRank.size());
+    i = grouped ? addNode(states, collapse, i, y) : addRank(states, collapse, i, y);
   }
   m_height = y;
+}
+
+void TimelineLayout::addRow(Row row, int& y)
+{
+  row.top = y;
+  y += m_rowHeight;
+  if (!row.expanded) {
+    for (int k = 0; k < row.rowCount; ++k)
+      m_visualOf[static_cast<std::size_t>(row.firstRow + k)] = static_cast<int>(m_rows.size());
+  }
+  m_rows.push_back(row);
+}
+
+std::size_t TimelineLayout::addNode(const ChunkStates& states, const CollapseState& collapse,
+                                    std::size_t i, int& y)
+{
+  const std::vector<ChunkRow>& data = states.rows();
+  const int firstRank = data[i].ref.rank;
+  const int node = collapse.nodeOfRank[static_cast<std::size_t>(firstRank)];
+  const auto nodeOf = [&](std::size_t k) {
+    const int rank = data[k].ref.rank;
+    return rank >= 0 && rank < static_cast<int>(collapse.nodeOfRank.size())
+               ? collapse.nodeOfRank[static_cast<std::size_t>(rank)]
+               : -1;
+  };
+  std::size_t end = i;
+  while (end < data.size() && nodeOf(end) == node)
+    ++end;
+  if (!m_rows.empty())
+    y += m_rankGap;
+  Row row{Row::Kind::Node,
+          firstRank,
+          data[i].ref.buffer,
+          static_cast<int>(i),
+          static_cast<int>(end - i),
+          0,
+          true,
+          true};
+  row.node = node;
+  row.lastRank = data[end - 1].ref.rank;
+  row.expanded = collapse.expandedNodes.contains(node);
+  addRow(row, y);
+  if (!row.expanded)
+    return end;
+  while (i < end)
+    i = addRank(states, collapse, i, y);
+  return end;
+}
+
+std::size_t TimelineLayout::addRank(const ChunkStates& states, const CollapseState& collapse,
+                                    std::size_t i, int& y)
+{
+  const std::vector<ChunkRow>& data = states.rows();
+  const int rank = data[i].ref.rank;
+  std::size_t rankEnd = i;
+  while (rankEnd < data.size() && data[rankEnd].ref.rank == rank)
+    ++rankEnd;
+  if (!m_rows.empty())
+    y += m_rankGap;
+  if (collapse.ranks.contains(rank)) {
+    addRow({Row::Kind::Rank, rank, data[i].ref.buffer, static_cast<int>(i),
+            static_cast<int>(rankEnd - i), 0, true, true},
+           y);
+    return rankEnd;
+  }
+  bool firstOfRank = true;
+  while (i < rankEnd) {
+    const Buffer buffer = data[i].ref.buffer;
+    std::size_t bufferEnd = i;
+    while (bufferEnd < rankEnd && data[bufferEnd].ref.buffer == buffer)
+      ++bufferEnd;
+    if (!firstOfRank)
+      y += m_bufferGap;
+    if (collapse.buffers.contains({rank, buffer})) {
+      addRow({Row::Kind::Buffer, rank, buffer, static_cast<int>(i), static_cast<int>(bufferEnd - i),
+              0, firstOfRank, true},
+             y);
+    } else {
+      for (std::size_t k = i; k < bufferEnd; ++k)
+        addRow({Row::Kind::Chunk, rank, buffer, static_cast<int>(k), 1, 0, firstOfRank && k == i,
+                k == i},
+               y);
+    }
+    firstOfRank = false;
+    i = bufferEnd;
+  }
+  return rankEnd;
 }
 
 int TimelineLayout::visualRowOf(int dataRow) const

@@ -23,15 +23,21 @@ namespace cs::editor {
 struct CollapseState {
   std::set<int> ranks;
   std::set<std::pair<int, Buffer>> buffers;
+  /// Node grouping (issue 18): the machine of every rank, empty when ranks are not grouped. Each
+  /// run of consecutive ranks on one machine folds into one node row unless the machine is in
+  /// `expandedNodes`; an expanded machine keeps a thin node row above its ranks to fold it again.
+  std::vector<int> nodeOfRank;
+  std::set<int> expandedNodes;
   bool operator==(const CollapseState&) const = default;
 };
 
 class TimelineLayout
 {
 public:
-  /// One visual row: a chunk, or the summary of a collapsed buffer or rank.
+  /// One visual row: a chunk, the summary of a collapsed buffer or rank, or a node's row (the
+  /// summary of its ranks when folded, the header above them when expanded).
   struct Row {
-    enum class Kind : std::uint8_t { Chunk, Buffer, Rank };
+    enum class Kind : std::uint8_t { Chunk, Buffer, Rank, Node };
     Kind kind = Kind::Chunk;
     int rank = 0;
     Buffer buffer = Buffer::Input;
@@ -40,6 +46,9 @@ public:
     int top = 0;      ///< content y
     bool firstOfRank = false;
     bool firstOfBuffer = false;
+    int node = -1;         ///< Node rows: the machine
+    int lastRank = 0;      ///< Node rows: the last rank of the run (rank is the first)
+    bool expanded = false; ///< Node rows: a header above the node's ranks, owning no data row
   };
 
   static constexpr double kMinZoom = 0.2;
@@ -55,6 +64,9 @@ public:
   /// the labels stay legible (textScale()); call rebuild() afterwards.
   void setCompactRows(bool compact);
   bool compactRows() const { return m_compact; }
+  /// Rows are never lower than `pixels` at any zoom (node grouping keeps node names legible
+  /// when many narrow steps set the zoom); 0 for none. Call rebuild() afterwards.
+  void setMinRowHeight(int pixels);
   /// How much the painter scales the cell font: the zoom below 100%, less in compact rows.
   double textScale() const;
 
@@ -84,9 +96,18 @@ public:
 
 private:
   void updateMetrics();
+  /// Adds the rows of ranks [rank, ...) of one machine starting at data row `i`; returns the
+  /// data row after them.
+  std::size_t addNode(const ChunkStates& states, const CollapseState& collapse, std::size_t i,
+                      int& y);
+  /// Adds the rows of the rank starting at data row `i`; returns the data row after them.
+  std::size_t addRank(const ChunkStates& states, const CollapseState& collapse, std::size_t i,
+                      int& y);
+  void addRow(Row row, int& y);
 
   double m_zoom = 1.0;
   bool m_compact = false;
+  int m_minRowHeight = 0;
   int m_rowHeight = 22;
   int m_cellWidth = 62;
   int m_gap = 34;

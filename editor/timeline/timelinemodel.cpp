@@ -132,6 +132,7 @@ void TimelineModel::relayout(const CollapseState& collapse)
 void TimelineModel::assignLanes()
 {
   m_lane.assign(m_schedule ? m_schedule->transfers.size() : 0, 0);
+  m_folded.assign(m_lane.size(), false);
   m_laneCount.assign(m_byStep.size(), 0);
   struct Interval {
     qreal top, bottom;
@@ -142,6 +143,11 @@ void TimelineModel::assignLanes()
     intervals.clear();
     for (const int index : m_byStep[step]) {
       const Transfer& t = m_schedule->transfers[static_cast<std::size_t>(index)];
+      if (insideFoldedNode(t)) {
+        // Remembered: painting looks it up for every transfer of every visible step.
+        m_folded[static_cast<std::size_t>(index)] = true;
+        continue;
+      }
       const auto src = extentOf(t.src, t.count);
       const auto dst = extentOf(t.dst, t.count);
       if (!src || !dst)
@@ -208,6 +214,8 @@ std::optional<ArrowRoute> TimelineModel::route(int index) const
   if (!m_schedule || index < 0 || index >= static_cast<int>(m_schedule->transfers.size()))
     return std::nullopt;
   const Transfer& t = m_schedule->transfers[static_cast<std::size_t>(index)];
+  if (m_folded[static_cast<std::size_t>(index)])
+    return std::nullopt; // the node's cells stand for it
   const auto src = extentOf(t.src, t.count);
   const auto dst = extentOf(t.dst, t.count);
   if (!src || !dst || t.step < 0)
@@ -251,6 +259,16 @@ int TimelineModel::transferAt(const QPointF& p, qreal tolerance) const
     }
   }
   return best;
+}
+
+bool TimelineModel::insideFoldedNode(const Transfer& t) const
+{
+  if (m_collapse.nodeOfRank.empty())
+    return false;
+  const int src = m_layout.visualRowOf(m_states->rowOf(t.src));
+  if (src < 0 || src != m_layout.visualRowOf(m_states->rowOf(t.dst)))
+    return false;
+  return m_layout.rows()[static_cast<std::size_t>(src)].kind == TimelineLayout::Row::Kind::Node;
 }
 
 ArrowSeverity TimelineModel::severity(int transferId) const

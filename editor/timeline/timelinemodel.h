@@ -77,6 +77,8 @@ public:
   /// The transfer id whose arrow passes within `tolerance` of content point `p`, or -1.
   int transferAt(const QPointF& p, qreal tolerance) const;
   ArrowSeverity severity(int transferId) const;
+  /// Whether both ends of `t` are folded into one node row (no arrow is drawn for it then).
+  bool insideFoldedNode(const Transfer& t) const;
   /// Steps with at least one transfer that has an error.
   bool stepHasError(int step) const;
 
@@ -93,9 +95,10 @@ private:
   std::shared_ptr<const ChunkStates> m_states = std::make_shared<const ChunkStates>();
   TimelineLayout m_layout;
   std::vector<std::vector<int>> m_byStep;
-  std::vector<int> m_lane;                               ///< per transfer index
-  std::vector<int> m_laneCount;                          ///< per step
-  std::vector<std::pair<int, int>> m_indexById;          ///< (id, index), sorted by id
+  std::vector<int> m_lane;                      ///< per transfer index
+  std::vector<int> m_laneCount;                 ///< per step
+  std::vector<bool> m_folded;                   ///< per transfer index: insideFoldedNode (no arrow)
+  std::vector<std::pair<int, int>> m_indexById; ///< (id, index), sorted by id
   std::vector<std::pair<int, ArrowSeverity>> m_severity; ///< (id, severity), sorted by id
   std::vector<bool> m_stepError;
 };

@@ -3,6 +3,8 @@
 
 #include "style/rankpalette.h"
 
+#include <QImage>
+#include <QPainter>
 #include <QPainterPath>
 
 #include <algorithm>
@@ -69,16 +71,72 @@ void drawArrow(Frame& f, const ArrowRoute& route, TransferOp op, QColor colour, 
 
 QColor arrowColour(const Frame& f, const Transfer& t);
 
+/// The dot and the heads of plain arrows of one colour, painted once into small images and
+/// stamped at every arrow's (pixel-snapped) ends: one antialiased path holding every head of a
+/// colour costs the rasterizer its edges times its height, which thousands of arrows spread over
+/// the grid (a 1,024-rank program's node rows) turn into hundreds of milliseconds.
+struct HeadStamps {
+  static constexpr int kMargin = 3;
+  QImage dot, copy, reduce;
+  QPoint dotOffset, headOffset; ///< where the anchor point lies inside the images
+};
+
+HeadStamps makeHeadStamps(const QColor& colour, const QColor& base, qreal dot, qreal head,
+                          qreal ringPen)
+{
+  const auto image = [](int w, int h) {
+    QImage stamp(w, h, QImage::Format_ARGB32_Premultiplied);
+    stamp.fill(Qt::transparent);
+    return stamp;
+  };
+  HeadStamps s;
+  const int d = static_cast<int>(std::ceil(dot)) + HeadStamps::kMargin;
+  s.dotOffset = {d, d};
+  s.dot = image(2 * d + 1, 2 * d + 1);
+  const int hx = static_cast<int>(std::ceil(2 * head + 1)) + HeadStamps::kMargin;
+  const int hy = static_cast<int>(std::ceil(head)) + HeadStamps::kMargin;
+  s.headOffset = {hx, hy};
+  s.copy = image(hx + HeadStamps::kMargin + 1, 2 * hy + 1);
+  s.reduce = s.copy;
+  const auto paint = [&](QImage& target, QPoint offset, auto&& draw) {
+    QPainter p(&target);
+    p.setRenderHint(QPainter::Antialiasing, true);
+    p.translate(offset);
+    draw(p);
+  };
+  paint(s.dot, s.dotOffset, [&](QPainter& p) {
+    p.setPen(Qt::NoPen);
+    p.setBrush(colour);
+    p.drawEllipse(QPointF(0, 0), dot, dot);
+  });
+  paint(s.copy, s.headOffset, [&](QPainter& p) {
+    QPainterPath triangle(QPointF(0, 0));
+    triangle.lineTo(QPointF(-head * 1.5, -head));
+    triangle.lineTo(QPointF(-head * 1.5, head));
+    triangle.closeSubpath();
+    p.fillPath(triangle, colour);
+  });
+  paint(s.reduce, s.headOffset, [&](QPainter& p) {
+    const QPointF centre(-(head + 0.5), 0);
+    p.setPen(QPen(colour, ringPen));
+    p.setBrush(base);
+    p.drawEllipse(centre, head, head);
+    const qreal arm = head * 0.55;
+    p.drawLine(centre - QPointF(arm, 0), centre + QPointF(arm, 0));
+    p.drawLine(centre - QPointF(0, arm), centre + QPointF(0, arm));
+  });
+  return s;
+}
+
 /// Arrows without emphasis, batched by colour: their axis-aligned runs as crisp unantialiased
-/// lines in one call per colour, heads and dots as one antialiased path per colour. A zoomed-out
-/// 64-rank grid shows thousands of arrows; one stroke call each would miss the frame budget.
+/// lines in one call per colour, dots and heads stamped (HeadStamps). A zoomed-out 64-rank grid
+/// shows thousands of arrows; one stroke call each would miss the frame budget.
 void drawPlainArrows(Frame& f, const std::vector<int>& list, int extraWidth = 0, double fade = 0)
 {
   struct Batch {
     QVector<QLineF> lines;
-    QPainterPath solids;   ///< dots and copy heads
-    QPainterPath rings;    ///< reduce heads
-    QVector<QLineF> marks; ///< the plus signs in reduce heads and multi-chunk brackets
+    QVector<QPoint> dots, copies, reduces;
+    QVector<QLineF> marks; ///< multi-chunk brackets
   };
   const qreal zoom = f.model.layout().zoom();
   const int width = (zoom >= 0.75 ? 2 : 1) + extraWidth;
@@ -92,6 +150,7 @@ void drawPlainArrows(Frame& f, const std::vector<int>& list, int extraWidth = 0,
     return batches.emplace_back(colour, Batch{}).second;
   };
   const TimelineModel& model = f.model;
+  const QRect reach = f.grid.adjusted(-20, -20, 20, 20);
   for (const int index : list) {
     const Transfer& t = model.schedule().transfers[static_cast<std::size_t>(index)];
     const ArrowRoute r = *model.route(index);
@@ -115,33 +174,28 @@ void drawPlainArrows(Frame& f, const std::vector<int>& list, int extraWidth = 0,
               << QLineF(x1 - 1, r.dstTop + f.origin.y() + 2, x1 - 1,
                         r.dstBottom + f.origin.y() - 3);
     }
-    b.solids.addEllipse(QPointF(x0, y0), dot, dot);
-    const QPointF to(x1, y1);
-    if (t.op == TransferOp::Copy) {
-      b.solids.moveTo(to);
-      b.solids.lineTo(to + QPointF(-head * 1.5, -head));
-      b.solids.lineTo(to + QPointF(-head * 1.5, head));
-      b.solids.closeSubpath();
-    } else {
-      const QPointF centre = to - QPointF(head + 0.5, 0);
-      b.rings.addEllipse(centre, head, head);
-      const qreal arm = head * 0.55;
-      b.marks << QLineF(centre - QPointF(arm, 0), centre + QPointF(arm, 0))
-              << QLineF(centre - QPointF(0, arm), centre + QPointF(0, arm));
-    }
+    const QPoint from(static_cast<int>(x0), static_cast<int>(y0));
+    const QPoint to(static_cast<int>(x1), static_cast<int>(y1));
+    if (reach.contains(from))
+      b.dots << from;
+    if (reach.contains(to))
+      (t.op == TransferOp::Copy ? b.copies : b.reduces) << to;
   }
+  const qreal ringPen = std::max(1.2, 1.5 * std::min(zoom, 1.5));
   for (const auto& [rgb, b] : batches) {
     const QColor colour(rgb);
     f.p.setRenderHint(QPainter::Antialiasing, false);
     f.p.setPen(QPen(colour, width, Qt::SolidLine, Qt::SquareCap, Qt::MiterJoin));
     f.p.drawLines(b.lines);
+    const HeadStamps stamps = makeHeadStamps(colour, f.ink.base, dot, head, ringPen);
+    for (const QPoint& at : b.dots)
+      f.p.drawImage(at - stamps.dotOffset, stamps.dot);
+    for (const QPoint& at : b.copies)
+      f.p.drawImage(at - stamps.headOffset, stamps.copy);
+    for (const QPoint& at : b.reduces)
+      f.p.drawImage(at - stamps.headOffset, stamps.reduce);
     f.p.setRenderHint(QPainter::Antialiasing, true);
-    f.p.setPen(Qt::NoPen);
-    f.p.setBrush(colour);
-    f.p.drawPath(b.solids);
-    f.p.setPen(QPen(colour, std::max(1.2, 1.5 * std::min(zoom, 1.5))));
-    f.p.setBrush(f.ink.base);
-    f.p.drawPath(b.rings);
+    f.p.setPen(QPen(colour, ringPen));
     f.p.drawLines(b.marks);
   }
 }

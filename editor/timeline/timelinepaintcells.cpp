@@ -124,27 +124,27 @@ void drawChunkCell(Frame& f, const QRect& r, int dataRow, int column)
   f.p.drawStaticText(at, found->text);
 }
 
-/// A collapsed buffer or rank: one sliver per chunk in its cell colour.
+/// A collapsed buffer, rank or node: one sliver per chunk (a sample when there are more chunks
+/// than pixels) in its cell colour, uninitialised chunks in the hatch's colour. Drawn as one
+/// image a pixel high, stretched: a node row's cells would otherwise cost a fill per pixel.
 void drawSummaryCell(Frame& f, const QRect& r, const TimelineLayout::Row& row, int column)
 {
   const ChunkStates& states = f.model.states();
   const QRect cell = r.adjusted(0, 0, 0, -1);
-  f.p.fillRect(cell, f.ink.base);
   const int n = row.rowCount;
-  const int slivers = std::min(n, std::max(1, cell.width()));
-  for (int i = 0; i < slivers; ++i) {
-    const int dataRow = row.firstRow + i * n / slivers;
+  const int width = std::max(1, cell.width());
+  QImage line(width, 1, QImage::Format_RGB32);
+  const QRgb unset = mix(f.ink.base, f.ink.hatch, 0.35).rgb();
+  for (int x = 0; x < width; ++x) {
+    // Pixel x shows the chunk at the same fraction of the row's chunks.
+    const int dataRow = row.firstRow + static_cast<int>(static_cast<long long>(x) * n / width);
     const CellValue value = states.value(dataRow, column);
     const CellSummary& s = states.summary(value);
-    const int x0 = cell.left() + i * cell.width() / slivers;
-    const int x1 = cell.left() + (i + 1) * cell.width() / slivers;
-    const QRect sliver(x0, cell.top(), std::max(1, x1 - x0), cell.height());
-    if (s.kind == CellKind::Uninitialised)
-      f.p.fillRect(sliver, QBrush(f.ink.hatch, Qt::BDiagPattern));
-    else
-      f.p.fillRect(sliver, fillOf(f, value, s));
+    line.setPixel(x, 0, s.kind == CellKind::Uninitialised ? unset : fillOf(f, value, s).rgb());
   }
+  f.p.drawImage(cell, line);
   f.p.setPen(f.ink.line);
+  f.p.setBrush(Qt::NoBrush);
   f.p.drawRect(cell.adjusted(0, 0, -1, -1));
 }
 
@@ -182,6 +182,8 @@ void paintCells(Frame& f)
     const TimelineLayout::Row& row = layout.rows()[static_cast<std::size_t>(v)];
     for (int c = f.firstColumn; c <= f.lastColumn; ++c) {
       const QRect r = layout.cellRect(v, c).translated(f.origin);
+      if (row.expanded)
+        continue; // an open node's header row: its name, no cells
       if (c == goalColumn)
         drawGoalCell(f, r, row);
       else if (row.kind == TimelineLayout::Row::Kind::Chunk)

@@ -37,6 +37,8 @@ HeaderMetrics headerMetrics(const QFont& font);
 /// The headers for rows `rowHeight` high: without the buffer and chunk columns when the rows
 /// are too low for their names.
 HeaderMetrics headerMetrics(const QFont& font, int rowHeight);
+/// The same, wide enough for node rows' names ("node 127 · ranks 1016–1023") when `nodes`.
+HeaderMetrics headerMetrics(const QFont& font, int rowHeight, bool nodes);
 /// Whether rows `rowHeight` high are high enough to print buffer and chunk names in `metrics`.
 bool rowHeaderText(int rowHeight, const QFontMetrics& metrics);
 

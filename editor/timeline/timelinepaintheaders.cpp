@@ -30,6 +30,21 @@ void drawTriangle(QPainter& p, const QPointF& centre, qreal size, bool expanded,
   p.fillPath(path, c);
 }
 
+/// "node 3 · ranks 24–31" across the whole header, with the fold triangle.
+void paintNodeName(Frame& f, const TimelineLayout::Row& row, const QRect& box, qreal tri)
+{
+  if (row.expanded)
+    f.p.fillRect(QRect(4, box.top(), f.state.header.left() - 4, box.height()), f.ink.base);
+  drawTriangle(f.p, QPointF(box.left() + 6, box.top() + box.height() / 2.0), tri, row.expanded,
+               f.ink.dimText);
+  f.p.setPen(f.ink.headerText);
+  const QString name =
+      row.rank == row.lastRank
+          ? QStringLiteral("node %1 · rank %2").arg(row.node).arg(row.rank)
+          : QStringLiteral("node %1 · ranks %2–%3").arg(row.node).arg(row.rank).arg(row.lastRank);
+  drawText(f, box.adjusted(14, 0, 0, 0), Qt::AlignLeft, name, 'H');
+}
+
 } // namespace
 
 void paintStepHeader(Frame& f)
@@ -103,7 +118,9 @@ void paintRowHeader(Frame& f)
     const int labelTop = std::clamp(top, groupTop, groupBottom - layout.rowHeight());
     const int labelHeight =
         std::min(std::max(layout.rowHeight(), metrics.height()), groupBottom - labelTop);
-    if (labelHeight >= metrics.height() - 4) {
+    if (first.kind == TimelineLayout::Row::Kind::Node) {
+      paintNodeName(f, first, QRect(6, labelTop, h.left() - 10, labelHeight), tri);
+    } else if (labelHeight >= metrics.height() - 4) {
       const QRect box(6, labelTop, h.rankWidth - 8, labelHeight);
       const bool collapsed = first.kind == TimelineLayout::Row::Kind::Rank;
       drawTriangle(f.p, QPointF(box.left() + 6, box.top() + labelHeight / 2.0), tri, !collapsed,
@@ -123,7 +140,7 @@ void paintRowHeader(Frame& f)
   for (int r = f.rows.first; r < f.rows.second && rowText; ++r) {
     const TimelineLayout::Row& row = rows[static_cast<std::size_t>(r)];
     const int y = f.origin.y() + row.top;
-    if (row.kind == TimelineLayout::Row::Kind::Rank)
+    if (row.kind == TimelineLayout::Row::Kind::Rank || row.kind == TimelineLayout::Row::Kind::Node)
       continue;
     if (row.firstOfBuffer) {
       const QRect box(h.rankWidth, y, h.bufferWidth, layout.rowHeight());
@@ -234,6 +251,19 @@ HeaderMetrics headerMetrics(const QFont& font, int rowHeight)
     h.bufferWidth = 0;
     h.chunkWidth = 0;
   }
+  return h;
+}
+
+HeaderMetrics headerMetrics(const QFont& font, int rowHeight, bool nodes)
+{
+  HeaderMetrics h = headerMetrics(font, rowHeight);
+  if (!nodes)
+    return h;
+  QFont bold = font;
+  bold.setBold(true);
+  const int name =
+      QFontMetrics(bold).horizontalAdvance(QStringLiteral("node 000 · ranks 0000–0000"));
+  h.rankWidth = std::max(h.rankWidth, name + 26 - h.bufferWidth - h.chunkWidth);
   return h;
 }
 

@@ -53,6 +53,15 @@ TimelineView::TimelineView(Document* document, QWidget* parent)
   connect(m_document, &Document::replaced, this, [this] {
     setTool(Tool::Draw);
     setOperation(TransferOp::Copy);
+    // A new document starts with automatic node grouping; its analysis has already rebuilt the
+    // model with the last document's, so lay out again only when that changes anything.
+    const CollapseState before = m_collapse;
+    m_grouping = NodeGrouping::Automatic;
+    m_fitGrouped = false;
+    m_collapse.expandedNodes.clear();
+    applyNodeGrouping(m_model.hasSchedule() ? m_model.states().ranks() : 0);
+    if (m_collapse != before)
+      relayout();
   });
   m_model.layout().setZoom(1.0);
   updateHeader();
@@ -79,6 +88,7 @@ void TimelineView::rebuild()
   const int ranks = m_document->shownSchedule() ? m_document->shownSchedule()->ranks : 0;
   std::erase_if(m_collapse.ranks, [ranks](int rank) { return rank >= ranks; });
   std::erase_if(m_collapse.buffers, [ranks](const auto& key) { return key.first >= ranks; });
+  applyNodeGrouping(ranks);
   m_model.rebuild(m_document->shownSchedule(), m_document->analysis(), m_collapse);
   if (m_model.generation() != generation && m_gesture != Gesture::None) {
     // Another view changed the Schedule under a drag: its rows and arrows are gone.
@@ -128,7 +138,7 @@ void TimelineView::relayout()
 
 void TimelineView::updateHeader()
 {
-  m_header = headerMetrics(font(), m_model.layout().rowHeight());
+  m_header = headerMetrics(font(), m_model.layout().rowHeight(), nodesGrouped());
 }
 
 void TimelineView::updateScrollBars()
@@ -289,6 +299,8 @@ QString TimelineView::toolTipAt(const QPoint& pos) const
   if (hit.area == Hit::Area::RowHeader && hit.visualRow >= 0) {
     const TimelineLayout::Row& row =
         m_model.layout().rows()[static_cast<std::size_t>(hit.visualRow)];
+    if (row.kind == TimelineLayout::Row::Kind::Node)
+      return nodeToolTip(row);
     QString text = tr("Click the rank or buffer name to collapse or expand it");
     const ChunkStates& states = m_model.states();
     const ChunkRow& chunk = states.rows()[static_cast<std::size_t>(row.firstRow)];
@@ -303,6 +315,8 @@ QString TimelineView::toolTipAt(const QPoint& pos) const
     return {};
   const TimelineLayout::Row& row = m_model.layout().rows()[static_cast<std::size_t>(hit.visualRow)];
   const ChunkStates& states = m_model.states();
+  if (row.kind == TimelineLayout::Row::Kind::Node)
+    return nodeToolTip(row);
   if (row.kind != TimelineLayout::Row::Kind::Chunk)
     return tr("rank %1, %2 chunks folded: click the name to expand")
         .arg(row.rank)
@@ -388,13 +402,36 @@ void TimelineView::zoomBy(double factor, const QPoint& anchor)
 
 void TimelineView::fitToWindow()
 {
+  const int ranks = m_model.hasSchedule() ? m_model.states().ranks() : 0;
+  if (m_grouping == NodeGrouping::Automatic && m_fitGrouped) {
+    // A larger window may fit the ranks again: try without the grouping the last fit chose.
+    m_fitGrouped = false;
+    applyNodeGrouping(ranks);
+    relayout();
+  }
+  fitZoom();
+  const TimelineLayout& layout = m_model.layout();
+  const int height = maximumViewportSize().height() - m_header.top - 4;
+  const bool unlabelled = !rowHeaderText(layout.rowHeight(), QFontMetrics(font()));
+  if (m_grouping == NodeGrouping::Automatic && !nodesGrouped() && unlabelled &&
+      layout.contentHeight() > height) {
+    // Rows too low for their names and still scrolling: one row per node instead.
+    m_fitGrouped = true;
+    applyNodeGrouping(ranks);
+    relayout();
+    fitZoom();
+  }
+}
+
+void TimelineView::fitZoom()
+{
   // The viewport without scroll bars, less the slack updateScrollBars() leaves below the rows.
   const QSize room = maximumViewportSize();
   const int height = room.height() - m_header.top - 4;
   // Rows too low for their names drop the header's buffer and chunk columns (updateHeader):
   // fit with the header the fitted rows will have.
-  const HeaderMetrics full = headerMetrics(font());
-  const HeaderMetrics narrow = headerMetrics(font(), 0);
+  const HeaderMetrics full = headerMetrics(font(), 1000, nodesGrouped());
+  const HeaderMetrics narrow = headerMetrics(font(), 0, nodesGrouped());
   if (room.width() - full.left() <= 0 || height <= 0)
     return;
   const QFontMetrics metrics(font());

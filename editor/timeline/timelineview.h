@@ -25,6 +25,7 @@
 #include "timelineplayback.h"
 #include "transfergroup.h"
 
+#include "document/nodegroups.h"
 #include "document/playbackmarks.h"
 #include "document/selection.h"
 
@@ -130,6 +131,24 @@ public:
   /// Folds `rank`'s rows into one summary row (arrows then end on it), or unfolds them.
   void setRankCollapsed(int rank, bool collapsed);
   bool isRankCollapsed(int rank) const { return m_collapse.ranks.contains(rank); }
+  // Node grouping (issue 18, item 5; timelinenodes.cpp): one row per machine of the document's
+  // topology (nodegroups.h), cells summarising its ranks, arrows only for traffic between nodes.
+
+  /// Automatic (the default): grouped when the program has more than kAutoGroupRanks ranks, or
+  /// when fitToWindow() found rows too low for their labels; On and Off: as the user chose.
+  enum class NodeGrouping { Automatic, On, Off };
+  static constexpr int kAutoGroupRanks = 64;
+  void setNodeGrouping(NodeGrouping grouping);
+  NodeGrouping nodeGrouping() const { return m_grouping; }
+  /// Whether the rows are grouped by node now.
+  bool nodesGrouped() const { return !m_collapse.nodeOfRank.empty(); }
+  /// The machines the ranks are grouped into (also while not grouped).
+  const NodeGroups& nodeGroups() const { return m_nodes; }
+  /// Shows `node`'s ranks under a node header row, or folds them into the node's row again.
+  void setNodeExpanded(int node, bool expanded);
+  bool isNodeExpanded(int node) const { return m_collapse.expandedNodes.contains(node); }
+  /// View › Group Ranks by Node (checkable; checked while grouped).
+  QAction* groupByNodeAction() const { return m_groupByNode; }
   /// Folds one buffer of `rank` into one summary row, or unfolds it.
   void setBufferCollapsed(int rank, Buffer buffer, bool collapsed);
   /// Scrolls so that the arrow of `transferId` is in view.
@@ -200,6 +219,11 @@ private:
   };
 
   void createActions();
+  void createNodeGroupingAction();
+  /// Recomputes the machines for the shown Schedule and sets m_collapse's node grouping.
+  void applyNodeGrouping(int ranks);
+  /// The node-row tooltip: which ranks, and where the grouping comes from.
+  QString nodeToolTip(const TimelineLayout::Row& row) const;
   void createToolActions();
   void createEditActions();
   QList<QAction*> createViewActions();
@@ -228,6 +252,8 @@ private:
   void openReplicateDialog();
   void zoomBy(double factor, const QPoint& anchor);
   double fittingZoom(int width, int height);
+  /// fitToWindow() at the grouping as it is.
+  void fitZoom();
   TransferOp effectiveOperation(Qt::KeyboardModifiers modifiers) const;
   void createClipboardActions();
   std::vector<Transfer> selectedTransfers() const;
@@ -236,6 +262,10 @@ private:
   Document* m_document;
   TimelineModel m_model;
   CollapseState m_collapse;
+  NodeGroups m_nodes;
+  NodeGrouping m_grouping = NodeGrouping::Automatic;
+  bool m_fitGrouped = false; ///< fitToWindow() grouped the rows (Automatic only)
+  QAction* m_groupByNode = nullptr;
   HeaderMetrics m_header;
   QList<QAction*> m_toolActions;
   QAction* m_drawTool = nullptr;

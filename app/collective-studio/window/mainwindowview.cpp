@@ -139,6 +139,7 @@ void MainWindow::addWindowViewActions(QMenu* view)
   connect(m_compactRows, &QAction::toggled, m_timelineView, &TimelineView::setCompactRows);
   view->addAction(m_fitTimeline);
   view->addAction(m_compactRows);
+  view->addAction(m_timelineView->groupByNodeAction());
   view->addSeparator();
 
   connect(m_timelineView, &TimelineView::viewSettingsChanged, this,

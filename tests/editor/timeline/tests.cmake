@@ -7,3 +7,5 @@ cstudio_add_test(tst_timelineconceal SOURCES editor/timeline/tst_timelineconceal
 # Copy, cut, paste and duplicate transfers (issue 17, item 6).
 cstudio_add_test(tst_timelineclipboard SOURCES editor/timeline/tst_timelineclipboard.cpp
   LIBS cs::editor)
+# Ranks grouped by node (issue 18, item 5).
+cstudio_add_test(tst_timelinenodes SOURCES editor/timeline/tst_timelinenodes.cpp LIBS cs::editor)

@@ -8,7 +8,10 @@
 // grid pays. It also times the ChunkStates recomputation, the document's analysis and a whole
 // edit (push a command: analysis, signals and the view's rebuild).
 //
-//   cs_timelinebench [--repeats N] [--repaint-only] [--shots DIR] [CORPUS.xml ...]
+// Then a 1,024-rank ring all-reduce on a 128 x 8 fabric (issue 18): repaints grouped by node and
+// with one node expanded (--no-1024 leaves it out).
+//
+//   cs_timelinebench [--repeats N] [--repaint-only] [--no-1024] [--shots DIR] [CORPUS.xml ...]
 // --shots writes the screenshots the docs use (timeline-*.png); corpus files are opened as the
 // editor opens them and their model build is timed.
 
@@ -21,6 +24,7 @@
 
 #include "catalogue/catalogue.h"
 #include "catalogue/ringallreduce.h"
+#include "model/topologypresets.h"
 
 #include <QApplication>
 #include <QFileInfo>
@@ -179,6 +183,46 @@ void benchRing(int ranks, int repeats, bool repaintOnly)
               edit, edit <= 16 ? "met" : "MISSED");
 }
 
+/// Issue 18: a 1,024-rank ring all-reduce on 128 nodes of 8 GPUs, grouped by node (how it
+/// opens) and with one node expanded, at 100% and 25% zoom in the middle of the grid.
+void benchNodes(int ranks, int repeats)
+{
+  DocumentState state = ringState(ranks);
+  state.design.topology = makePresetTopology("fabric-h100-" + std::to_string(ranks / 8) + "x8");
+  Document document;
+  const auto start = Clock::now();
+  document.reset(std::move(state), {});
+  TimelineView view(&document);
+  view.resize(1920, 1080);
+  view.show();
+  QApplication::processEvents();
+  document.waitForAnalysis();
+  const double openMs = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  QImage image(1920, 1080, QImage::Format_ARGB32_Premultiplied);
+  std::printf("ring-allreduce, %d ranks on %d nodes: %zu transfers, %d rows; document and "
+              "timeline built in %.0f ms\n",
+              ranks, view.nodeGroups().nodeCount, document.schedule().transfers.size(),
+              view.model().states().rowCount(), openMs);
+  for (const bool expanded : {false, true}) {
+    view.setNodeExpanded(view.nodeGroups().nodeCount / 2, expanded);
+    for (const double zoom : {1.0, 0.25}) {
+      view.setZoom(zoom);
+      view.horizontalScrollBar()->setValue(view.horizontalScrollBar()->maximum() / 2);
+      // The expanded node's ranks (in the middle), else the middle of the node rows.
+      view.verticalScrollBar()->setValue(view.verticalScrollBar()->maximum() / 2);
+      const RenderResult render = timeRender(view, image, repeats);
+      const TimelineLayout& layout = view.model().layout();
+      const bool text = layout.rowHeight() >= 10 && layout.cellWidth() >= 22;
+      const double baseline = baselineMs(repeats, image, render.cells, view.font(), text);
+      std::printf("  %s, %3.0f%% zoom: full repaint %7.2f ms  (%5d cells, %zu rows; baseline "
+                  "%.2f ms, ratio %.1fx; goal <= 16 ms: %s)\n",
+                  expanded ? "one node expanded" : "grouped by node  ", zoom * 100, render.ms,
+                  render.cells, layout.rows().size(), baseline, render.ms / baseline,
+                  render.ms <= 16 ? "met" : "MISSED");
+    }
+  }
+}
+
 void benchFile(const QString& path, int repeats)
 {
   const auto start = Clock::now();
@@ -322,6 +366,7 @@ int main(int argc, char** argv)
   QApplication app(argc, argv);
   int repeats = 15;
   bool repaintOnly = false;
+  bool noLarge = false;
   QString shots;
   QStringList files;
   const QStringList args = QApplication::arguments();
@@ -330,6 +375,8 @@ int main(int argc, char** argv)
       repeats = std::max(1, args[++i].toInt());
     else if (args[i] == "--repaint-only")
       repaintOnly = true;
+    else if (args[i] == "--no-1024")
+      noLarge = true;
     else if (args[i] == "--shots" && i + 1 < args.size())
       shots = args[++i];
     else
@@ -342,6 +389,8 @@ int main(int argc, char** argv)
   std::printf("timeline benchmark: medians of %d runs\n", repeats);
   benchRing(64, repeats, repaintOnly);
   benchRing(65, repeats, repaintOnly);
+  if (!noLarge)
+    benchNodes(1024, std::min(repeats, 5));
   for (const QString& file : files)
     benchFile(file, repeats);
   return 0;
