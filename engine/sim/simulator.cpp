@@ -14,6 +14,16 @@ namespace {
 /// Above this many step executions the run would take too long to be useful interactively.
 constexpr double kMaxStepExecutions = 5e7;
 
+/// Efficiency in (0, 1], latencies and slice not negative, every bandwidth given positive.
+bool validParameters(const ProtocolParams& protocol, const SimOptions& options)
+{
+  return protocol.efficiency > 0 && protocol.efficiency <= 1 && protocol.latencyUs >= 0 &&
+         protocol.hopLatencyUs(HopClass::Pcie) >= 0 &&
+         protocol.hopLatencyUs(HopClass::Network) >= 0 && protocol.sliceBytes >= 0 &&
+         options.localGBps > 0 && options.localReduceGBps.value_or(1) > 0 &&
+         options.fusedReduceGBps.value_or(1) > 0 && options.hostGBps.value_or(1) > 0;
+}
+
 } // namespace
 
 SimResult simulateProgram(const Program& program, const Topology& topology,
@@ -33,11 +43,7 @@ SimResult simulateProgram(const Program& program, const Topology& topology,
                       "the size must be positive, not " + std::to_string(options.bytes) + " bytes");
   if (program.nchunksperloop <= 0)
     diagnostics.error("sim.invalid-program", "nchunksperloop must be positive");
-  if (!(protocol.efficiency > 0 && protocol.efficiency <= 1) || !(protocol.latencyUs >= 0) ||
-      !(protocol.hopLatencyUs(HopClass::Pcie) >= 0) ||
-      !(protocol.hopLatencyUs(HopClass::Network) >= 0) || protocol.sliceBytes < 0 ||
-      !(options.localGBps > 0) || !(options.localReduceGBps.value_or(1) > 0) ||
-      !(options.fusedReduceGBps.value_or(1) > 0) || !(options.hostGBps.value_or(1) > 0))
+  if (!validParameters(protocol, options))
     diagnostics.error("sim.bad-parameters",
                       "protocol efficiency must be in (0, 1], latency and slice size not "
                       "negative, local and host bandwidths positive");
