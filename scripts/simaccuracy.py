@@ -16,6 +16,7 @@ load average beside them.
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -114,7 +115,9 @@ def published(binary, xml):
 
 def host_topology(path, ranks):
     """The CPU executor's host as a topology: every rank on one half-duplex link to a hub, so a
-    rank's sends and receives share its link as its threads share the host's cores."""
+    rank's sends and receives share its link as its threads share the host's cores. The
+    calibration adds the host's aggregate bandwidth that all ranks share (docs/simulator.md
+    §5.1)."""
     nodes = [{"id": r, "kind": "gpu", "name": f"rank{r}", "rank": r, "x": 0, "y": 0}
              for r in range(ranks)]
     nodes.append({"id": ranks, "kind": "nvswitch", "name": "host", "rank": -1, "x": 0, "y": 0})
@@ -145,26 +148,31 @@ def cpu_table(binary, workdir, iters):
     link = fit["links"][0]
     print(f"Calibration ({fit['pairs']} probe pairs at once): α {link['alpha_us']:.1f} µs, "
           f"β {link['beta_GBps']:.3f} GB/s per connection; copy {fit['copy_GBps']:.3f} GB/s, "
-          f"reduce {fit['reduce_GBps']:.3f} GB/s.\n")
-    print("| algorithm | measured (fastest of runs) | simulated | error |")
-    print("|---|---|---|---|")
+          f"reduce {fit['reduce_GBps']:.3f} GB/s; shared host {fit.get('host_GBps', 0):.3f} "
+          f"GB/s, fused reduction {fit.get('fused_reduce_GBps', 0):.3f} GB/s.\n")
+    print(f"Each algorithm: {iters} timed runs after one warm-up; the error is against the "
+          "fastest run (the sweep keeps the fastest of its runs too), the median beside it.\n")
+    print("| algorithm | measured (fastest) | measured (median) | simulated | error |")
+    print("|---|---|---|---|---|")
     errors = []
     for algorithm in catalogue(binary):
         xml = os.path.join(workdir, algorithm + ".xml")
         if cstudio(binary, "generate", algorithm, "--ranks", "8", "-o", xml,
                    check=False).returncode != 0:
-            print(f"| {algorithm} | not generated at 8 ranks | | |")
+            print(f"| {algorithm} | not generated at 8 ranks | | | |")
             continue
         run = json.loads(cstudio(binary, "run", xml, "--backend", "cpu", "--bytes", "64M",
                                  "--iters", str(iters), "--warmup", "1", "--json",
                                  check=False).stdout or "{}")
         if not run.get("timesUs"):
-            print(f"| {algorithm} | {run.get('status', 'failed')} | | |")
+            print(f"| {algorithm} | {run.get('status', 'failed')} | | | |")
             continue
         measured = min(run["timesUs"])
+        median = statistics.median(run["timesUs"])
         result = simulate(binary, xml, topology, 64 * MIB, "--calibration", calibration)
         errors.append(abs(result["time_us"] - measured) / measured)
-        print(f"| {algorithm} | {measured:,.0f} µs | {result['time_us']:,.0f} µs | "
+        print(f"| {algorithm} | {measured:,.0f} µs | {median:,.0f} µs | "
+              f"{result['time_us']:,.0f} µs | "
               f"{error(result['time_us'], measured)} |")
     if errors:
         within = sum(1 for e in errors if e <= 0.25)

@@ -90,7 +90,15 @@ void printFit(const Calibration& calibration)
   }
   std::snprintf(line, sizeof line, "  %-8s  %10s  %10.3f\n  %-8s  %10s  %10.3f\n", "copy", "",
                 calibration.copyGBps, "reduce", "", calibration.reduceGBps);
-  std::cout << line << "\nresiduals (measured - fitted)\n";
+  std::cout << line;
+  if (calibration.hostGBps > 0) {
+    std::snprintf(line, sizeof line,
+                  "\nshared host: %.3f GB/s for all ranks together; fused reduction %.3f GB/s%s\n",
+                  calibration.hostGBps, calibration.fusedReduceGBps,
+                  calibration.fusedReduceGBps > 0 ? "" : " (free: reduce is not slower than copy)");
+    std::cout << line;
+  }
+  std::cout << "\nresiduals (measured - fitted)\n";
   std::snprintf(line, sizeof line, "  %-8s  %12s  %12s  %12s  %10s  %7s\n", "probe", "bytes",
                 "measured_us", "fitted_us", "residual", "rel");
   std::cout << line;

@@ -26,6 +26,8 @@ struct ReplayOptions {
   std::string tracePath;
   std::string comparePath; ///< a second run of the program: compare instead of one moment
   std::string topology;
+  std::string calibration; ///< --calibration: the first run is the calibrated simulation
+  std::string library;
   double atUs = 0;
   bool atGiven = false; ///< else a stopped run opens at its stop, any other at 0
   bool inplace = false;
@@ -218,8 +220,14 @@ int runReplay(ReplayOptions& options)
 {
   if (options.bench)
     return bench::runReplayBench(options.benchOptions, std::cout) == 0 ? Ok : Problems;
-  if (options.file.empty() || options.tracePath.empty()) {
-    std::cerr << "cstudio replay: give FILE and --trace (or --bench)\n";
+  const bool designed = !options.calibration.empty();
+  if (options.file.empty() || options.tracePath.empty() == !designed) {
+    std::cerr << "cstudio replay: give FILE and --trace (or --bench), or FILE, --compare and "
+                 "--calibration (the designed run is then the calibrated simulation)\n";
+    return UsageError;
+  }
+  if (designed && options.comparePath.empty()) {
+    std::cerr << "cstudio replay: --calibration needs --compare MEASURED.json\n";
     return UsageError;
   }
   ProgramInput input =
@@ -230,6 +238,17 @@ int runReplay(ReplayOptions& options)
   if (!loadTopologyOption(options.topology, topology))
     return UsageError;
   const Topology* routes = topology ? &*topology : nullptr;
+  if (designed) {
+    const std::optional<replay::ReplayIndex> measured =
+        indexTrace(options.comparePath, *input.program, routes);
+    const std::optional<replay::ReplayIndex> simulated =
+        measured ? designedIndex(*input.program, routes, measured->trace().bytes,
+                                 options.calibration, options.library)
+                 : std::nullopt;
+    if (!simulated)
+      return UsageError;
+    return printComparison(*simulated, *measured, routes, options.json);
+  }
   const std::optional<replay::ReplayIndex> index =
       indexTrace(options.tracePath, *input.program, routes);
   if (!index)
@@ -265,6 +284,13 @@ Runner addReplayCommand(CLI::App& app)
   command->add_option("--compare", options->comparePath,
                       "A second trace of the same program (B.json): compare the two step by step "
                       "and link by link instead of showing one moment");
+  command
+      ->add_option("--calibration", options->calibration,
+                   "With --compare and no --trace: the designed run is the simulation calibrated "
+                   "by NAME (library) or FILE (cstudio calibrate), at the measured run's size")
+      ->type_name("NAME|FILE");
+  command->add_option("--library", options->library, "Library file to find --calibration NAME in")
+      ->type_name("PATH");
   command->add_option("--topology", options->topology,
                       "Preset or file giving routes to a measured trace's messages (default: the "
                       "design document's)");

@@ -1,9 +1,11 @@
 #include "replaycompare.h"
 
+#include "calibrationinput.h"
 #include "commands.h"
 #include "output.h"
 
 #include "replay/comparison.h"
+#include "replay/designedrun.h"
 
 #include <nlohmann/json.hpp>
 
@@ -59,6 +61,32 @@ void printTable(const replay::Comparison& comparison, const Topology* topology)
 }
 
 } // namespace
+
+std::optional<replay::ReplayIndex> designedIndex(const Program& program, const Topology* topology,
+                                                 std::int64_t bytes, const std::string& calibration,
+                                                 const std::string& library)
+{
+  const char* command = "cstudio replay";
+  if (!topology) {
+    std::cerr << command
+              << ": --calibration needs a topology to simulate on (--topology, or a "
+                 "design document that embeds one)\n";
+    return std::nullopt;
+  }
+  const std::optional<Calibration> fit = loadCalibration(calibration, library, command);
+  if (!fit)
+    return std::nullopt;
+  replay::DesignedRun designed = replay::simulateDesigned(program, *topology, &*fit, bytes);
+  if (!designed.trace) {
+    std::cerr << command << ": --calibration " << calibration << ": " << designed.error << '\n';
+    return std::nullopt;
+  }
+  replay::ReplayBuild built =
+      replay::ReplayIndex::build(program, std::move(*designed.trace), topology);
+  if (!built.index)
+    printDiagnostics(std::cerr, "the designed run", built.diagnostics);
+  return std::move(built.index);
+}
 
 int printComparison(const replay::ReplayIndex& first, const replay::ReplayIndex& second,
                     const Topology* topology, bool json)

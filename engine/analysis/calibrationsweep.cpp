@@ -135,6 +135,19 @@ std::optional<AlphaBeta> sweepProbe(Executor& executor, const Program& program,
   return fit;
 }
 
+/// The CPU executor's ranks are threads of one process on the host's cores: the fit gets the
+/// host's aggregate bandwidth and the cost of a fused reduction (Calibration::hostGBps,
+/// fusedReduceGBps; docs/simulator.md §5).
+void describeSharedHost(Calibration& calibration)
+{
+  double beta = 0;
+  for (const LinkCalibration& link : calibration.links)
+    beta = std::max(beta, link.betaGBps);
+  calibration.hostGBps = calibration.pairs * beta;
+  const double extraPerByte = 1 / calibration.reduceGBps - 1 / calibration.copyGBps;
+  calibration.fusedReduceGBps = extraPerByte > 0 ? 1 / extraPerByte : 0;
+}
+
 } // namespace
 
 Program oneHopProbe(int pairs)
@@ -206,6 +219,8 @@ CalibrationSweepResult runCalibrationSweep(Executor& executor, const Topology& t
     return result;
   calibration.copyGBps = copy->betaGBps;
   calibration.reduceGBps = reduce->betaGBps;
+  if (calibration.backend == "cpu")
+    describeSharedHost(calibration);
   result.calibration = std::move(calibration);
   return result;
 }

@@ -74,15 +74,7 @@ std::optional<ReduceOp> parseReduceOp(std::string_view text)
 
 std::int64_t defaultSliceBytes(Protocol protocol)
 {
-  switch (protocol) {
-  case Protocol::Simple:
-    return std::int64_t{512} << 10;
-  case Protocol::LL128:
-    return std::int64_t{128} << 10;
-  case Protocol::LL:
-    return std::int64_t{16} << 10;
-  }
-  return std::int64_t{512} << 10;
+  return runtimeSliceBytes(protocol);
 }
 
 int defaultConnectionSlots(Protocol protocol)

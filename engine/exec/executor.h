@@ -111,9 +111,9 @@ struct ExecOptions {
   std::atomic<int>* launchesDone = nullptr;
 };
 
-/// The slice the runtime's slicing loop uses per protocol (msccl-format.md §4.2): Simple moves
-/// one 512 KiB NCCL FIFO step of its default 4 MiB buffer per slice piece, LL128 about 120 KiB
-/// of payload per step (rounded to 128 KiB here), LL 16 KiB (half of each 8-byte line is flags).
+/// The slice the runtime's slicing loop uses per protocol (msccl-format.md §4.2):
+/// runtimeSliceBytes() of model/fifodepth.h, the simulator's slice too (2 MiB Simple, 32 KiB LL,
+/// 576,000 bytes LL128).
 std::int64_t defaultSliceBytes(Protocol protocol);
 /// connectionSlots() of model/fifodepth.h: 2 Simple messages, 8 LL/LL128 messages.
 int defaultConnectionSlots(Protocol protocol);

@@ -5,5 +5,6 @@ list(APPEND cs_engine_area_sources
   replay/tracefit_p.h replay/tracefit.cpp
   replay/bufferreplay.h replay/bufferreplay.cpp
   replay/comparison.h replay/comparison.cpp
+  replay/designedrun.h replay/designedrun.cpp
   replay/stopreport.h replay/stopreport.cpp
 )

@@ -104,6 +104,8 @@ std::string writeCalibrationJson(const Calibration& calibration)
                          {"links", links},
                          {"copy_GBps", calibration.copyGBps},
                          {"reduce_GBps", calibration.reduceGBps},
+                         {"host_GBps", calibration.hostGBps},
+                         {"fused_reduce_GBps", calibration.fusedReduceGBps},
                          {"points", points}};
   return jsonText(document, 2) + "\n";
 }
@@ -231,6 +233,8 @@ CalibrationReadResult readCalibrationJson(std::string_view text)
   calibration.pairs = std::max(1, static_cast<int>(fields.number("pairs", true, false)));
   calibration.copyGBps = fields.number("copy_GBps", false, false);
   calibration.reduceGBps = fields.number("reduce_GBps", false, false);
+  calibration.hostGBps = fields.number("host_GBps", false, false);
+  calibration.fusedReduceGBps = fields.number("fused_reduce_GBps", false, false);
   const Json* links = fields.get("links", true);
   if (links && !links->is_array() && error.empty())
     error = "$.links must be an array";
@@ -278,6 +282,10 @@ std::optional<std::string> applyCalibration(const Calibration& calibration, Topo
     options.localGBps = calibration.copyGBps;
   if (calibration.reduceGBps > 0)
     options.localReduceGBps = calibration.reduceGBps;
+  if (calibration.hostGBps > 0)
+    options.hostGBps = calibration.hostGBps;
+  if (calibration.fusedReduceGBps > 0)
+    options.fusedReduceGBps = calibration.fusedReduceGBps;
   return std::nullopt;
 }
 

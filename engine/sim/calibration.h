@@ -62,6 +62,15 @@ struct Calibration {
   std::vector<LinkCalibration> links;
   double copyGBps = 0;   ///< local cpy; 0: not measured
   double reduceGBps = 0; ///< local re; 0: not measured
+  /// Ranks that share one host (the CPU executor's threads): the payload all probe pairs moved
+  /// per second together, pairs × β, which every transfer and local op shares in the simulation
+  /// (SimOptions::hostGBps). 0: the ranks do not share one (GPUs).
+  double hostGBps = 0;
+  /// The reduction inside rrs / rrc / rrcs, on top of the transfer (SimOptions::fusedReduceGBps).
+  /// 0: free, as on a GPU. A CPU sweep derives it from the two local probes: the executor's
+  /// fused step makes a reduce pass where a plain receive makes a copy pass, and the transfer
+  /// already costs the copy, so what the reduction adds per byte is 1/reduce − 1/copy.
+  double fusedReduceGBps = 0;
   std::vector<CalibrationPoint> points;
 
   const LinkCalibration* link(LinkKind kind) const;

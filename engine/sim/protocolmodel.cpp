@@ -1,5 +1,7 @@
 #include "protocolmodel.h"
 
+#include "model/fifodepth.h"
+
 #include <algorithm>
 
 namespace cs {
@@ -65,11 +67,11 @@ ProtocolParams defaultProtocolParams(Protocol protocol)
 {
   switch (protocol) {
   case Protocol::LL:
-    return {0.5, 0.6, 32 * 1024, 1.0, 2.7};
+    return {0.5, 0.6, runtimeSliceBytes(protocol), 1.0, 2.7};
   case Protocol::LL128:
-    return {120.0 / 128.0, 1.9, 576000, 2.5, 4.0};
+    return {120.0 / 128.0, 1.9, runtimeSliceBytes(protocol), 2.5, 4.0};
   case Protocol::Simple:
-    return {1.0, 3.4, 2 * 1024 * 1024, 5.7, 9.6};
+    return {1.0, 3.4, runtimeSliceBytes(protocol), 5.7, 9.6};
   }
   return {};
 }

@@ -21,8 +21,11 @@
 //   downstream for it (both ends ready, as in the checker), and frees its upstream slot when the
 //   forwarded piece has left.
 // - A step ends when its last piece has left (sends) or was consumed (receives).
-// - cpy and re cost bytes / localGBps; the reduction inside rrs/rrc/rrcs is free (the runtime
-//   does it on the fly while the data streams).
+// - cpy and re cost bytes / localGBps (localReduceGBps); the reduction inside rrs/rrc/rrcs is
+//   free (the runtime does it on the fly while the data streams) unless fusedReduceGBps is set
+//   (the CPU executor, which reduces each received piece before forwarding it).
+// - With hostGBps (a CPU calibration), all of that crosses one shared host resource as well: the
+//   executor's rank threads share the host's cores and memory bandwidth.
 // docs/simulator.md gives the figures and what is simplified.
 // Start reading at simulateProgram(); the event loop lives in simulator.cpp.
 
@@ -50,6 +53,14 @@ struct SimOptions {
   double localGBps = 1500; ///< cpy/re: an H100's ~3 TB/s HBM, each byte read once and written once
   /// re alone (a calibration measures it apart from cpy); absent: localGBps.
   std::optional<double> localReduceGBps;
+  /// The reduction inside rrs / rrc / rrcs. Absent: free, as on a GPU, which reduces while the
+  /// data streams. Set (a CPU calibration): each received piece costs bytes / fusedReduceGBps of
+  /// its threadblock's time before it is consumed or forwarded.
+  std::optional<double> fusedReduceGBps;
+  /// A host that every rank shares (the CPU executor's threads on its cores and memory): every
+  /// transfer and every local op (cpy, re, fused reduction) also crosses one resource of this
+  /// many GB/s, max-min fair shared. Absent: none (GPUs move data independently).
+  std::optional<double> hostGBps;
   /// Messages a connection holds; absent: connectionSlots(program.proto) (model/fifodepth.h).
   std::optional<int> fifoSlots;
   bool recordEvents = true;      ///< false: only totals (faster sweeps)

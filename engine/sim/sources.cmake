@@ -18,6 +18,7 @@ list(APPEND cs_engine_area_sources
   sim/estimates.h sim/estimates.cpp
   sim/simindex_p.h sim/simindex.cpp
   sim/simulator.h sim/simulator.cpp
+  sim/simengine_p.h sim/simengine.cpp
   sim/largetrace.h sim/largetrace.cpp
   sim/calibration.h sim/calibration.cpp
 )

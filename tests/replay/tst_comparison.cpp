@@ -1,11 +1,13 @@
 // Designed vs measured: the simulated and the CPU-measured run of one ring all-reduce compared
 // step by step and link by link (the measured one routed over the same topology), and a run
-// compared with itself, which must show no difference anywhere.
+// compared with itself, which must show no difference anywhere; and the designed side calibrated,
+// where a calibration of half the bandwidth doubles every step.
 
 #include "catalogue/ringallreduce.h"
 #include "exec/executor.h"
 #include "model/topologypresets.h"
 #include "replay/comparison.h"
+#include "replay/designedrun.h"
 #include "sim/simulator.h"
 
 #include <QTest>
@@ -143,6 +145,37 @@ private slots:
     // Equal deltas keep the program's order.
     for (std::size_t i = 0; i < comparison.steps.size(); ++i)
       QCOMPARE(comparison.steps[i].position, int(i));
+  }
+
+  void aCalibrationScalesTheDesignedRun()
+  {
+    Calibration fast;
+    fast.backend = "test";
+    fast.links = {{LinkKind::NvLink, 0, 20, 1}}; // no latency: every time is bytes over β
+    Calibration slow = fast;
+    slow.links[0].betaGBps = 10;
+    const std::int64_t bytes = std::int64_t{64} << 20;
+    const DesignedRun a = simulateDesigned(ring(), topology(), &fast, bytes);
+    const DesignedRun b = simulateDesigned(ring(), topology(), &slow, bytes);
+    QVERIFY2(a.trace && b.trace, (a.error + b.error).c_str());
+    const Comparison comparison = compareRuns(indexOf(*a.trace), indexOf(*b.trace));
+    QVERIFY(qFuzzyCompare(comparison.totalUs[1], 2 * comparison.totalUs[0]));
+    std::size_t doubled = 0;
+    for (const StepComparison& step : comparison.steps) {
+      QVERIFY(step.time.us[0] > 0);
+      doubled += qFuzzyCompare(step.time.us[1], 2 * step.time.us[0]) ? 1 : 0;
+    }
+    QCOMPARE(doubled, kPositions);
+    // Uncalibrated, the designed run keeps the preset's figures: another total.
+    const DesignedRun nominal = simulateDesigned(ring(), topology(), nullptr, bytes);
+    QVERIFY(nominal.trace);
+    QVERIFY(!qFuzzyCompare(nominal.trace->totalUs, a.trace->totalUs));
+    // A calibration that lacks the topology's link kind is refused with the reason.
+    Calibration other = fast;
+    other.links = {{LinkKind::Network, 0, 20, 1}};
+    const DesignedRun refused = simulateDesigned(ring(), topology(), &other, bytes);
+    QVERIFY(!refused.trace);
+    QVERIFY(refused.error.find("lacks") != std::string::npos);
   }
 };
 

@@ -12,6 +12,7 @@ cstudio_add_test(tst_simcancel SOURCES sim/tst_simcancel.cpp)
 cstudio_add_test(tst_fabricpresets SOURCES sim/tst_fabricpresets.cpp sim/simtestutil.h)
 cstudio_add_test(tst_simfidelity SOURCES sim/tst_simfidelity.cpp sim/simtestutil.h)
 cstudio_add_test(tst_calibration SOURCES sim/tst_calibration.cpp sim/simtestutil.h)
+cstudio_add_test(tst_hostmodel SOURCES sim/tst_hostmodel.cpp sim/simtestutil.h)
 cstudio_add_test(tst_calibratecli SOURCES sim/tst_calibratecli.cpp
   LIBS nlohmann_json::nlohmann_json)
 cstudio_test_uses_cli(tst_calibratecli)

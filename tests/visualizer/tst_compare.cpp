@@ -1,8 +1,10 @@
 // The compare window (designed vs measured) over a simulated and a CPU run of the 4-rank ring:
 // one step row per step position in loss order, zero deltas against itself, an overlay lane
-// per threadblock; and the replay window of a 1-slot CPU ring the watchdog stopped: it opens at
-// the stop, names it in the header, lists the 4 blocked threadblocks and the predicted cycle,
-// marks the 4 blocked lanes in the Gantt chart, and a click on an entry selects that lane.
+// per threadblock; a calibration chosen in the controls makes run A the calibrated simulation
+// (half the bandwidth: every step of A twice as long; None: A as opened); and the replay window of
+// a 1-slot CPU ring the watchdog stopped: it opens at the stop, names it in the header, lists the 4
+// blocked threadblocks and the predicted cycle, marks the 4 blocked lanes in the Gantt chart, and a
+// click on an entry selects that lane.
 
 #include "compare/comparewindow.h"
 #include "compare/overlaygantt.h"
@@ -12,6 +14,7 @@
 #include "views/ganttblockedlist.h"
 #include "views/ganttview.h"
 
+#include <QComboBox>
 #include <QTableWidget>
 #include <QTest>
 
@@ -31,6 +34,15 @@ int stepPositions(const Program& program)
       most = std::max(most, tb.steps.size());
   }
   return static_cast<int>(most);
+}
+
+/// A calibration of ring-4's NVLink links at `betaGBps`, without latency (times ∝ 1/β).
+CompareCalibration nvlinkCalibration(const char* name, double betaGBps)
+{
+  Calibration calibration;
+  calibration.backend = "test";
+  calibration.links = {{LinkKind::NvLink, 0, betaGBps, 1}};
+  return {QString::fromLatin1(name), calibration};
 }
 
 } // namespace
@@ -61,6 +73,47 @@ private slots:
     QCOMPARE(window.overlay()->laneCount(), 4);
     const QString cpu = test::openRing(test::cpuRingTrace())->description();
     QVERIFY2(!cpu.isEmpty() && window.headerText().contains(cpu), qPrintable(window.headerText()));
+  }
+
+  void aCalibrationMakesRunATheCalibratedSimulation()
+  {
+    CompareWindow window(test::simulatedRing(4, "ring-4"), test::openRing(test::cpuRingTrace()));
+    QVERIFY(window.calibrationChooser()->parentWidget()->isHidden());
+    const double opened = window.comparison().totalUs[0];
+    Calibration wrongKind;
+    wrongKind.backend = "test";
+    wrongKind.links = {{LinkKind::Network, 0, 10, 1}};
+    window.offerCalibrations({nvlinkCalibration("fast", 20),
+                              nvlinkCalibration("slow", 10),
+                              {QStringLiteral("network"), wrongKind}},
+                             *makePresetTopology("ring-4"));
+    QVERIFY(!window.calibrationChooser()->parentWidget()->isHidden());
+    QCOMPARE(window.calibrationChooser()->count(), 4);
+    QVERIFY(window.chooseCalibration(1).isEmpty());
+    const replay::Comparison fast = window.comparison();
+    window.calibrationChooser()->setCurrentIndex(2); // through the chooser's signal
+    const replay::Comparison& slow = window.comparison();
+    QVERIFY(qFuzzyCompare(slow.totalUs[0], 2 * fast.totalUs[0]));
+    QCOMPARE(slow.steps.size(), fast.steps.size());
+    int doubled = 0;
+    int timed = 0; // a position of run A that takes no time stays at none
+    for (const replay::StepComparison& step : fast.steps)
+      timed += step.time.us[0] > 0 ? 1 : 0;
+    QVERIFY(timed > 0);
+    for (const replay::StepComparison& step : slow.steps) {
+      for (const replay::StepComparison& before : fast.steps) {
+        if (before.position == step.position && before.time.us[0] > 0)
+          doubled += qFuzzyCompare(step.time.us[0], 2 * before.time.us[0]) ? 1 : 0;
+      }
+    }
+    QCOMPARE(doubled, timed);
+    QCOMPARE(slow.totalUs[1], fast.totalUs[1]); // run B, the measurement, stays
+    QVERIFY(window.headerText().contains(QStringLiteral("calibration slow")));
+    // A calibration that does not fit the topology leaves run A as it was.
+    QVERIFY(window.chooseCalibration(3).contains(QStringLiteral("lacks")));
+    QCOMPARE(window.comparison().totalUs[0], slow.totalUs[0]);
+    QVERIFY(window.chooseCalibration(0).isEmpty());
+    QCOMPARE(window.comparison().totalUs[0], opened);
   }
 
   void aTraceAgainstItselfHasZeroDeltas()

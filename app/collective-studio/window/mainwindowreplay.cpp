@@ -6,6 +6,7 @@
 #include "compare/comparewindow.h"
 #include "document/document.h"
 #include "follow/editorfollower.h"
+#include "library.h"
 #include "librarypanel.h"
 #include "mainwindowactions.h"
 #include "replaywindow.h"
@@ -20,6 +21,31 @@
 #include <QMenu>
 
 namespace cs::editor {
+
+namespace {
+
+/// The library's calibrations measured for `topology`, for the compare view's chooser; those
+/// that no longer read are left out (the Library panel shows them).
+std::vector<visualizer::CompareCalibration> calibrationsFor(storage::Library* library,
+                                                            const Topology& topology)
+{
+  std::vector<visualizer::CompareCalibration> offered;
+  if (!library)
+    return offered;
+  storage::Result<std::vector<storage::CalibrationRecord>> records = library->calibrations();
+  if (!records)
+    return offered;
+  for (const storage::CalibrationRecord& record : records.value()) {
+    if (record.topology != topology.name)
+      continue;
+    CalibrationReadResult read = readCalibrationJson(record.json);
+    if (read.calibration)
+      offered.push_back({QString::fromStdString(record.name), std::move(*read.calibration)});
+  }
+  return offered;
+}
+
+} // namespace
 
 QString MainWindow::openTrace(const QString& path)
 {
@@ -70,6 +96,8 @@ QString MainWindow::openComparison(const QString& first, const QString& second)
   if (!b.session)
     return b.error;
   auto* window = new visualizer::CompareWindow(std::move(a.session), std::move(b.session), this);
+  if (const std::optional<Topology>& topology = m_document->topology())
+    window->offerCalibrations(calibrationsFor(m_libraryPanel->library(), *topology), *topology);
   window->setWindowFlag(Qt::Window);
   window->setAttribute(Qt::WA_DeleteOnClose);
   window->setWindowTitle(tr("%1 vs %2 — Compare runs of %3")

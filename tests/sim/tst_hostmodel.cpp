@@ -1,0 +1,163 @@
+// The CPU executor's model in the simulator (issue 15): the fused reduction costed at
+// SimOptions::fusedReduceGBps, the shared host of SimOptions::hostGBps, the calibration fields
+// that set them, and the one slice definition the simulator and the executors share.
+
+#include "simtestutil.h"
+
+#include "exec/executor.h"
+#include "model/fifodepth.h"
+#include "model/topologypresets.h"
+#include "sim/calibration.h"
+#include "sim/simulator.h"
+
+#include <QTest>
+
+#include <optional>
+
+using namespace cs;
+using namespace cs::test;
+
+namespace {
+
+constexpr std::int64_t kBytes = std::int64_t{16} << 20;
+
+SimOptions plainOptions()
+{
+  SimOptions options;
+  options.bytes = kBytes;
+  options.protocol = defaultProtocolParams(Protocol::Simple);
+  options.protocol->setUniformLatency(0);
+  return options;
+}
+
+/// rank 0 → rank 1 → rank 2 with a fused receive-reduce-send on rank 1, one chunk.
+Program reducingChain()
+{
+  Program program = emptyProgram(3, 1);
+  addStep(addThreadblock(program, 0, 1, -1), OpType::Send, 0);
+  addStep(addThreadblock(program, 1, 2, 0), OpType::RecvReduceSend, 0);
+  addStep(addThreadblock(program, 2, -1, 1), OpType::Recv, 0);
+  return program;
+}
+
+/// `ranks` ranks, each one local cpy of the whole chunk, all at once.
+Program concurrentCopies(int ranks)
+{
+  Program program = emptyProgram(8, 1);
+  for (int r = 0; r < ranks; ++r)
+    addStep(addThreadblock(program, r, -1, -1), OpType::Copy, 0);
+  return program;
+}
+
+double timeOf(const Program& program, const SimOptions& options)
+{
+  const SimResult result = simulateProgram(program, *makePresetTopology("ring-8", {100, 0}), options);
+  return result.ok ? result.timeUs : -1;
+}
+
+} // namespace
+
+class TestHostModel : public QObject
+{
+  Q_OBJECT
+
+private slots:
+  void fusedReductionCostsItsBandwidth()
+  {
+    const Program program = reducingChain();
+    const double free = timeOf(program, plainOptions());
+    QVERIFY(free > 0);
+    for (const double reduceGBps : {1.0, 10.0}) {
+      SimOptions options = plainOptions();
+      options.fusedReduceGBps = reduceGBps;
+      const double costed = timeOf(program, options);
+      // Rank 1 reduces every byte before it forwards it: at least S/R more, in series.
+      const double reduceUs = static_cast<double>(kBytes) / (reduceGBps * 1e3);
+      QVERIFY2(costed >= free + reduceUs * (1 - 1e-9),
+               qPrintable(QString("%1 vs %2 + %3").arg(costed).arg(free).arg(reduceUs)));
+    }
+  }
+
+  void plainReceivesIgnoreTheFusedReduction()
+  {
+    Program program = emptyProgram(2, 1);
+    addStep(addThreadblock(program, 0, 1, -1), OpType::Send, 0);
+    addStep(addThreadblock(program, 1, -1, 0), OpType::Recv, 0);
+    SimOptions options = plainOptions();
+    const double free = timeOf(program, options);
+    options.fusedReduceGBps = 1;
+    QCOMPARE(timeOf(program, options), free);
+  }
+
+  void sharedHostTimeSharesConcurrentCopies()
+  {
+    SimOptions options = plainOptions();
+    options.localGBps = 10;
+    const double alone = timeOf(concurrentCopies(1), options);
+    QVERIFY(alone > 0);
+    // Without a host model the eight copies run side by side.
+    QCOMPARE(timeOf(concurrentCopies(8), options), alone);
+    options.hostGBps = 10; // the host moves what one copy can: eight share it
+    QCOMPARE(timeOf(concurrentCopies(1), options), alone);
+    QVERIFY(qFuzzyCompare(timeOf(concurrentCopies(8), options), 8 * alone));
+    options.hostGBps = 40;
+    QVERIFY(qFuzzyCompare(timeOf(concurrentCopies(8), options), 2 * alone));
+  }
+
+  void sharedHostLimitsTransfers()
+  {
+    Program program = emptyProgram(2, 1);
+    addStep(addThreadblock(program, 0, 1, -1), OpType::Send, 0);
+    addStep(addThreadblock(program, 1, -1, 0), OpType::Recv, 0);
+    SimOptions options = plainOptions();
+    const double linkBound = timeOf(program, options); // 100 GB/s links without latency
+    options.hostGBps = 25;
+    QVERIFY(qFuzzyCompare(timeOf(program, options), 4 * linkBound));
+  }
+
+  void badHostFiguresAreRefused()
+  {
+    SimOptions options = plainOptions();
+    options.hostGBps = 0;
+    const SimResult result =
+        simulateProgram(concurrentCopies(1), *makePresetTopology("ring-8", {}), options);
+    QVERIFY(!result.ok);
+    QCOMPARE(QString::fromStdString(result.diagnostics.front().code), "sim.bad-parameters");
+  }
+
+  void calibrationCarriesTheHostModel()
+  {
+    Calibration calibration;
+    calibration.backend = "cpu";
+    calibration.links = {{LinkKind::NvLink, 0, 4, 1}};
+    calibration.hostGBps = 16;
+    calibration.fusedReduceGBps = 8;
+    const CalibrationReadResult read = readCalibrationJson(writeCalibrationJson(calibration));
+    QVERIFY2(read.calibration, read.error.c_str());
+    QCOMPARE(read.calibration->hostGBps, 16.0);
+    QCOMPARE(read.calibration->fusedReduceGBps, 8.0);
+    Topology topology = *makePresetTopology("ring-8", {});
+    SimOptions options;
+    QVERIFY(!applyCalibration(*read.calibration, topology, options, Protocol::Simple));
+    QCOMPARE(options.hostGBps.value_or(0), 16.0);
+    QCOMPARE(options.fusedReduceGBps.value_or(0), 8.0);
+    // A GPU calibration (no shared host, free fused reduction) leaves both unset.
+    calibration.hostGBps = 0;
+    calibration.fusedReduceGBps = 0;
+    SimOptions gpu;
+    QVERIFY(!applyCalibration(calibration, topology, gpu, Protocol::Simple));
+    QVERIFY(!gpu.hostGBps && !gpu.fusedReduceGBps);
+  }
+
+  void oneSliceDefinition()
+  {
+    for (const Protocol protocol : {Protocol::Simple, Protocol::LL, Protocol::LL128}) {
+      QCOMPARE(defaultSliceBytes(protocol), runtimeSliceBytes(protocol));
+      QCOMPARE(defaultProtocolParams(protocol).sliceBytes, runtimeSliceBytes(protocol));
+    }
+    QCOMPARE(runtimeSliceBytes(Protocol::Simple), kMscclChunkSteps * kSimpleStepBytes);
+  }
+};
+
+QTEST_GUILESS_MAIN(TestHostModel)
+#include "tst_hostmodel.moc"
