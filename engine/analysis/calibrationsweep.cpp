@@ -12,22 +12,14 @@ namespace {
 
 Program probeSkeleton(int ranks, const std::string& name)
 {
-  Program program;
+  Program program = programOfRanks(ranks, {1, 1, 0});
   program.name = name;
   program.proto = Protocol::Simple;
   program.collective = Collective::Custom;
   program.collSpelling = "custom";
   program.nchunksperloop = 1;
-  program.ngpus = ranks;
   program.inplace = false;
   program.outofplace = true;
-  for (int r = 0; r < ranks; ++r) {
-    Gpu gpu;
-    gpu.id = r;
-    gpu.inputChunks = 1;
-    gpu.outputChunks = 1;
-    program.gpus.push_back(gpu);
-  }
   return program;
 }
 

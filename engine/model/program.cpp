@@ -273,6 +273,32 @@ const ThreadBlock* Program::threadblock(int rank, int tbId) const
   return nullptr;
 }
 
+Program programOfRanks(int ranks, BufferChunks chunks)
+{
+  Program program;
+  program.ngpus = ranks;
+  program.gpus.resize(static_cast<std::size_t>(std::max(ranks, 0)));
+  for (int r = 0; r < ranks; ++r) {
+    Gpu& gpu = program.gpus[static_cast<std::size_t>(r)];
+    gpu.id = r;
+    gpu.inputChunks = chunks.input;
+    gpu.outputChunks = chunks.output;
+    gpu.scratchChunks = chunks.scratch;
+  }
+  return program;
+}
+
+ThreadBlock& appendThreadblock(Program& program, int rank, int sendPeer, int recvPeer, int channel)
+{
+  std::vector<ThreadBlock>& tbs = program.gpus[static_cast<std::size_t>(rank)].threadblocks;
+  ThreadBlock& tb = tbs.emplace_back();
+  tb.id = static_cast<int>(tbs.size()) - 1;
+  tb.send = sendPeer;
+  tb.recv = recvPeer;
+  tb.chan = channel;
+  return tb;
+}
+
 bool Program::operator==(const Program& other) const
 {
   return name == other.name && proto == other.proto && nchannels == other.nchannels &&

@@ -199,4 +199,19 @@ struct Program {
   bool operator==(const Program& other) const;
 };
 
+/// Chunks per rank of each buffer, for programs built in code.
+struct BufferChunks {
+  int input = 0;
+  int output = 0;
+  int scratch = 0;
+};
+
+/// The start of a program built in code (calibration probes, tests): GPUs 0..ranks-1 with
+/// `chunks` chunks each and no threadblocks; the caller names the collective and call modes.
+Program programOfRanks(int ranks, BufferChunks chunks);
+
+/// Appends a threadblock with the next id to `rank` (a valid index) and returns it.
+ThreadBlock& appendThreadblock(Program& program, int rank, int sendPeer, int recvPeer,
+                               int channel = 0);
+
 } // namespace cs

@@ -29,36 +29,20 @@ inline Step recv(Buffer buffer, int index, bool hasdep = false)
 inline Program makeProgram(Collective collective, const char* spelling, int ranks, int chunks,
                            bool inplace, bool outofplace)
 {
-  Program program;
+  Program program = programOfRanks(ranks, {chunks, chunks, chunks});
   program.name = "test";
   program.nchannels = 1;
   program.nchunksperloop = chunks;
-  program.ngpus = ranks;
   program.collective = collective;
   program.collSpelling = spelling;
   program.inplace = inplace;
   program.outofplace = outofplace;
-  for (int r = 0; r < ranks; ++r) {
-    Gpu gpu;
-    gpu.id = r;
-    gpu.inputChunks = chunks;
-    gpu.outputChunks = chunks;
-    gpu.scratchChunks = chunks;
-    program.gpus.push_back(gpu);
-  }
   return program;
 }
 
 inline ThreadBlock& addTb(Program& program, int rank, int sendPeer, int recvPeer, int chan = 0)
 {
-  std::vector<ThreadBlock>& tbs = program.gpus[static_cast<std::size_t>(rank)].threadblocks;
-  ThreadBlock tb;
-  tb.id = static_cast<int>(tbs.size());
-  tb.send = sendPeer;
-  tb.recv = recvPeer;
-  tb.chan = chan;
-  tbs.push_back(tb);
-  return tbs.back();
+  return appendThreadblock(program, rank, sendPeer, recvPeer, chan);
 }
 
 inline void add(ThreadBlock& tb, Step step)

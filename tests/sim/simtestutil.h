@@ -28,32 +28,18 @@ inline Step makeStep(int position, OpType type, int chunk, int cnt = 1)
 /// A program of `ranks` ranks, `nchunks` chunks per loop and no threadblocks yet.
 inline Program emptyProgram(int ranks, int nchunks, Collective collective = Collective::Custom)
 {
-  Program program;
+  Program program = programOfRanks(ranks, {nchunks, nchunks, 0});
   program.name = "test";
-  program.ngpus = ranks;
   program.nchunksperloop = nchunks;
   program.collective = collective;
   program.collSpelling = "custom";
-  for (int r = 0; r < ranks; ++r) {
-    Gpu gpu;
-    gpu.id = r;
-    gpu.inputChunks = nchunks;
-    gpu.outputChunks = nchunks;
-    program.gpus.push_back(gpu);
-  }
   return program;
 }
 
 /// Adds a threadblock to `rank` and returns it.
 inline ThreadBlock& addThreadblock(Program& program, int rank, int send, int recv, int chan = 0)
 {
-  ThreadBlock tb;
-  tb.id = static_cast<int>(program.gpus[rank].threadblocks.size());
-  tb.send = send;
-  tb.recv = recv;
-  tb.chan = chan;
-  program.gpus[rank].threadblocks.push_back(tb);
-  return program.gpus[rank].threadblocks.back();
+  return appendThreadblock(program, rank, send, recv, chan);
 }
 
 /// Appends a step at the end of `tb`.

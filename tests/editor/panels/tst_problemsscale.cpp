@@ -22,31 +22,21 @@ constexpr int kRanks = 1024;
 /// fault on each of the 1,024 ranks.
 Program copyPastTheInputOnEveryRank()
 {
-  Program program;
+  Program program = programOfRanks(kRanks, {1, kRanks, 0});
   program.name = "scale";
   program.collective = Collective::AllGather;
   program.collSpelling = "allgather";
   program.nchannels = 1;
   program.nchunksperloop = kRanks;
-  program.ngpus = kRanks;
   program.outofplace = true;
   for (int r = 0; r < kRanks; ++r) {
-    Gpu gpu;
-    gpu.id = r;
-    gpu.inputChunks = 1;
-    gpu.outputChunks = kRanks;
-    ThreadBlock tb;
-    tb.id = 0;
-    Step copy;
+    Step& copy = appendThreadblock(program, r, -1, -1).steps.emplace_back();
     copy.type = OpType::Copy;
     copy.srcBuf = Buffer::Input;
     copy.srcOff = 0;
     copy.dstBuf = Buffer::Output;
     copy.dstOff = r;
     copy.cnt = 2;
-    tb.steps.push_back(copy);
-    gpu.threadblocks.push_back(tb);
-    program.gpus.push_back(gpu);
   }
   return program;
 }
