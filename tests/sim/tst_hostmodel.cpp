@@ -51,7 +51,8 @@ Program concurrentCopies(int ranks)
 
 double timeOf(const Program& program, const SimOptions& options)
 {
-  const SimResult result = simulateProgram(program, *makePresetTopology("ring-8", {100, 0}), options);
+  const SimResult result =
+      simulateProgram(program, *makePresetTopology("ring-8", {100, 0}), options);
   return result.ok ? result.timeUs : -1;
 }
 
