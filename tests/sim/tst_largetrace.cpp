@@ -20,7 +20,7 @@ private slots:
     QTest::addColumn<int>("ranks");
     QTest::addColumn<QString>("topology");
     QTest::addColumn<qlonglong>("events");
-    for (const qlonglong events : {20000LL, 150000LL}) {
+    for (const qlonglong events : {20000LL, 60000LL}) {
       QTest::newRow(qPrintable(QStringLiteral("ring-8 %1").arg(events)))
           << 8 << QStringLiteral("ring-8") << events;
       QTest::newRow(qPrintable(QStringLiteral("dgx-h100 %1").arg(events)))
