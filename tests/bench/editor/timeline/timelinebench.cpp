@@ -102,6 +102,26 @@ RenderResult timeRender(TimelineView& view, QImage& image, int repeats)
   return result;
 }
 
+/// A full repaint at `zoom` scrolled to the middle of the grid (where every column has arrows),
+/// and the plain-rectangle baseline for the same cells.
+struct MiddleFrame {
+  RenderResult render;
+  double baselineMs = 0;
+};
+
+MiddleFrame timeMiddleFrame(TimelineView& view, QImage& image, int repeats, double zoom)
+{
+  view.setZoom(zoom);
+  view.horizontalScrollBar()->setValue(view.horizontalScrollBar()->maximum() / 2);
+  view.verticalScrollBar()->setValue(view.verticalScrollBar()->maximum() / 2);
+  MiddleFrame frame;
+  frame.render = timeRender(view, image, repeats);
+  const TimelineLayout& layout = view.model().layout();
+  const bool text = layout.rowHeight() >= 10 && layout.cellWidth() >= 22;
+  frame.baselineMs = baselineMs(repeats, image, frame.render.cells, view.font(), text);
+  return frame;
+}
+
 void benchRing(int ranks, int repeats, bool repaintOnly)
 {
   Document document;
@@ -117,14 +137,7 @@ void benchRing(int ranks, int repeats, bool repaintOnly)
               schedule.transfers.size(), view.model().states().rowCount());
 
   for (const double zoom : {1.0, 0.25}) {
-    view.setZoom(zoom);
-    // The middle of the grid, where every column has arrows.
-    view.horizontalScrollBar()->setValue(view.horizontalScrollBar()->maximum() / 2);
-    view.verticalScrollBar()->setValue(view.verticalScrollBar()->maximum() / 2);
-    const RenderResult render = timeRender(view, image, repeats);
-    const TimelineLayout& layout = view.model().layout();
-    const bool text = layout.rowHeight() >= 10 && layout.cellWidth() >= 22;
-    const double baseline = baselineMs(repeats, image, render.cells, view.font(), text);
+    const auto [render, baseline] = timeMiddleFrame(view, image, repeats, zoom);
     std::printf("  full repaint 1920x1080 at %3.0f%% zoom: %7.2f ms  (%5d cells; baseline %.2f ms, "
                 "ratio %.1fx; goal <= 16 ms: %s)\n",
                 zoom * 100, render.ms, render.cells, baseline, render.ms / baseline,
@@ -206,18 +219,12 @@ void benchNodes(int ranks, int repeats)
   for (const bool expanded : {false, true}) {
     view.setNodeExpanded(view.nodeGroups().nodeCount / 2, expanded);
     for (const double zoom : {1.0, 0.25}) {
-      view.setZoom(zoom);
-      view.horizontalScrollBar()->setValue(view.horizontalScrollBar()->maximum() / 2);
-      // The expanded node's ranks (in the middle), else the middle of the node rows.
-      view.verticalScrollBar()->setValue(view.verticalScrollBar()->maximum() / 2);
-      const RenderResult render = timeRender(view, image, repeats);
-      const TimelineLayout& layout = view.model().layout();
-      const bool text = layout.rowHeight() >= 10 && layout.cellWidth() >= 22;
-      const double baseline = baselineMs(repeats, image, render.cells, view.font(), text);
+      // The middle rows: the expanded node's ranks, else the middle of the node rows.
+      const auto [render, baseline] = timeMiddleFrame(view, image, repeats, zoom);
       std::printf("  %s, %3.0f%% zoom: full repaint %7.2f ms  (%5d cells, %zu rows; baseline "
                   "%.2f ms, ratio %.1fx; goal <= 16 ms: %s)\n",
                   expanded ? "one node expanded" : "grouped by node  ", zoom * 100, render.ms,
-                  render.cells, layout.rows().size(), baseline, render.ms / baseline,
+                  render.cells, view.model().layout().rows().size(), baseline, render.ms / baseline,
                   render.ms <= 16 ? "met" : "MISSED");
     }
   }
