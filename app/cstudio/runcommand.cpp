@@ -13,6 +13,7 @@
 #include "io/mscclxmlwriter.h"
 #include "sim/estimates.h"
 
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <vector>
@@ -35,6 +36,7 @@ struct RunOptions {
   int root = -1;
   int slots = 0;
   int blocksPerThreadblock = 0;
+  int threadsPerBlock = 0;
   std::vector<int> deviceMap;
   std::string sliceBytes;
   std::string tracePath;
@@ -97,6 +99,8 @@ std::string execOptionsFrom(const RunOptions& options, ExecOptions& exec)
     exec.connectionSlots = options.slots;
   if (options.blocksPerThreadblock > 0)
     exec.blocksPerThreadblock = options.blocksPerThreadblock;
+  if (options.threadsPerBlock > 0)
+    exec.threadsPerBlock = options.threadsPerBlock;
   exec.deviceOfRank = options.deviceMap;
   if (!options.sliceBytes.empty()) {
     exec.sliceBytes = parseByteSize(options.sliceBytes);
@@ -345,13 +349,26 @@ Runner addRunCommand(CLI::App& app)
                    "CUDA: GPU blocks sharing each threadblock's elements (default: fill the GPU)")
       ->check(CLI::Range(1, 4096));
   command
+      ->add_option("--threads-per-block", options->threadsPerBlock,
+                   "CUDA: threads of each GPU block, a multiple of 32 (default: the most that "
+                   "stay resident, up to 512)")
+      ->check(CLI::Range(32, 512))
+      ->check(CLI::Validator(
+          [](const std::string& text) {
+            return std::strtol(text.c_str(), nullptr, 10) % 32 == 0
+                       ? std::string()
+                       : text + " is not a multiple of 32 (a GPU warp)";
+          },
+          "MULTIPLE OF 32"));
+  command
       ->add_option("--device-map", options->deviceMap,
                    "CUDA/NCCL: the GPU of each rank, e.g. 0,0,0,0,1,1,1,1 (default: consecutive "
                    "ranks share the visible GPUs evenly)")
       ->delimiter(',')
       ->type_name("D0,D1,...");
   command->add_option("--slice-bytes", options->sliceBytes,
-                      "Slice of the slicing loop (default: 512K Simple, 128K LL128, 16K LL)");
+                      "Slice of the slicing loop (default: the runtime's: 2M Simple, 32K LL, "
+                      "576000 bytes LL128)");
   command
       ->add_option("--trace", options->tracePath,
                    "Write a Chrome trace of the last run (of a hung run: up to the stop)")

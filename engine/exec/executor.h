@@ -94,6 +94,9 @@ struct ExecOptions {
   /// of every slice (one block cannot move data at the speed of the GPU's memory). Absent: as
   /// many as keep every SM busy while all blocks stay resident.
   std::optional<int> blocksPerThreadblock;
+  /// CUDA executor: threads of each GPU block, a multiple of 32 up to 512. Absent: the most that
+  /// keep every block resident. Fewer make a block's barriers cheaper, which small messages feel.
+  std::optional<int> threadsPerBlock;
   /// Fill ExecResult::buffers with every rank's memory after the last run (to compare backends
   /// element by element where no postcondition is known, or to show the buffers).
   bool keepBuffers = false;

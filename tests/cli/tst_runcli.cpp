@@ -128,6 +128,11 @@ void Test_runcli::runRejects_data()
                             << "--bytes lots is not a size";
   QTest::newRow("bad type") << QStringList{"--backend", "cpu", "--dtype", "f8"}
                             << "--dtype f8 is unknown";
+  QTest::newRow("threads not a warp multiple")
+      << QStringList{"--backend", "cpu", "--threads-per-block", "48"}
+      << "48 is not a multiple of 32 (a GPU warp)";
+  QTest::newRow("threads past a block")
+      << QStringList{"--threads-per-block", "1024"} << "--threads-per-block";
 }
 
 void Test_runcli::runRejects()

@@ -71,9 +71,16 @@ private:
   bool enablePeerAccess(Diagnostics& out);
   bool allocateBuffers(const Setup& setup, Diagnostics& out);
   bool chooseGeometry(const Setup& setup, Diagnostics& out);
+  /// Threads per block to try, most first, halving down to the fewest.
+  struct ThreadRange {
+    int most = 0;
+    int fewest = 0;
+  };
+  /// The user's choice, else for LL a thread per line of a message (at least 128), else 512 to 32.
+  static ThreadRange threadRange(const Setup& setup);
   /// Whether `replicas` copies of the `blocks` blocks on `run`'s GPU can all be resident at once;
-  /// sets run.threads to the largest block size that allows it.
-  bool fits(DeviceRun& run, int blocks, int replicas, Diagnostics& out);
+  /// sets run.threads to the largest block size in `threads` that allows it.
+  bool fits(DeviceRun& run, int blocks, int replicas, ThreadRange threads, Diagnostics& out);
   bool buildSync(const plan::RunPlan& plan, Diagnostics& out);
   bool buildTables(const Setup& setup, Diagnostics& out);
   DeviceRun& runOf(int rank);
