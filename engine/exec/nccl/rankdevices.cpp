@@ -27,10 +27,9 @@ std::optional<std::vector<int>> assignDevices(int ranks, const VisibleDevices& v
     return std::nullopt;
   }
   const int count = *visible.count;
-  if (count < 2 || count < ranks) {
-    out.error("exec.nccl-devices", "the NCCL executor runs one rank per GPU" +
-                                       std::string(count < 2 ? " and needs at least 2 GPUs" : "") +
-                                       ": this program has " + rankText + " but " + gpus(count) +
+  if (count < ranks) {
+    out.error("exec.nccl-devices", "the NCCL executor runs one rank per GPU: this program has " +
+                                       rankText + " but " + gpus(count) +
                                        " visible; use --backend cuda to run many ranks on one GPU");
     return std::nullopt;
   }
