@@ -19,6 +19,7 @@
 #include <QLineEdit>
 #include <QMainWindow>
 #include <QStackedWidget>
+#include <QTextBrowser>
 #include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -59,8 +60,8 @@ ProblemsPanel::ProblemsPanel(Document* document, QWidget* parent)
       m_infos(makeToggle(severityIcon(Severity::Info), QStringLiteral("showInfos"), this)),
       m_search(new QLineEdit(this)), m_pending(new QLabel(this)), m_stack(new QStackedWidget(this)),
       m_emptyIcon(new QLabel(this)), m_emptyTitle(new QLabel(this)),
-      m_emptyDetail(new QLabel(this)), m_details(new QLabel(this)), m_filterBar(new QWidget(this)),
-      m_compactLine(new QLabel(this))
+      m_emptyDetail(new QLabel(this)), m_details(new QTextBrowser(this)),
+      m_filterBar(new QWidget(this)), m_compactLine(new QLabel(this))
 {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
@@ -190,14 +191,16 @@ QWidget* ProblemsPanel::buildEmptyPage()
 
 void ProblemsPanel::setUpDetails()
 {
+  // A text browser rather than a label: a message may hold a token wider than the pane (an
+  // identifier, a path), which it breaks anywhere instead of clipping, and a long message
+  // scrolls instead of being cut at the bottom.
   m_details->setObjectName(QStringLiteral("problemDetails"));
-  m_details->setWordWrap(true);
-  m_details->setTextFormat(Qt::RichText);
-  m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  m_details->setContentsMargins(8, 4, 8, 4);
-  m_details->setAutoFillBackground(true);
-  m_details->setBackgroundRole(QPalette::AlternateBase);
-  m_details->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+  m_details->setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
+  m_details->setOpenLinks(false);
+  m_details->setFrameShape(QFrame::NoFrame);
+  m_details->document()->setDocumentMargin(6);
+  m_details->viewport()->setAutoFillBackground(true);
+  m_details->viewport()->setBackgroundRole(QPalette::AlternateBase);
   m_details->setMinimumWidth(12 * fontMetrics().horizontalAdvance(QLatin1Char('0')));
   m_details->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
   m_details->hide();
@@ -379,7 +382,7 @@ void ProblemsPanel::showDetails()
   QString where = m_model->where(current);
   if (!where.isEmpty())
     where = QStringLiteral(" · ") + where.toHtmlEscaped();
-  m_details->setText(
+  m_details->setHtml(
       QStringLiteral("%1<br><small>%2 · %3%4</small>")
           .arg(m_model->message(current).toHtmlEscaped(),
                QString::fromStdString(d.code).toHtmlEscaped(),

@@ -25,6 +25,7 @@ class QLabel;
 class QLayout;
 class QLineEdit;
 class QStackedWidget;
+class QTextBrowser;
 class QToolButton;
 class QTreeView;
 
@@ -98,7 +99,7 @@ private:
   QLabel* m_emptyIcon;
   QLabel* m_emptyTitle;
   QLabel* m_emptyDetail;
-  QLabel* m_details; ///< the current problem's whole message (rows elide long ones)
+  QTextBrowser* m_details; ///< the current problem's whole message (rows elide long ones)
   QWidget* m_filterBar;
   QLabel* m_compactLine; ///< "No problems — …" on one line, instead of everything else
   bool m_compact = false;
