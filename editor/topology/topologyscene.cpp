@@ -1,6 +1,7 @@
 #include "topologyscene.h"
 
 #include "linkitem.h"
+#include "machineitems.h"
 #include "nodeitem.h"
 
 #include <QLineF>
@@ -85,7 +86,8 @@ void TopologyScene::sync(const Topology* topology)
     }
   }
   updateLinkGeometry();
-  updateLabels();
+  syncMachines(topology);
+  applyFolding();
 }
 
 void TopologyScene::updateLinkGeometry()
@@ -161,7 +163,7 @@ LinkItem* TopologyScene::linkItem(int id) const
 NodeItem* TopologyScene::nodeAt(const QPointF& scenePos) const
 {
   for (QGraphicsItem* item : items(scenePos)) {
-    if (auto* node = qgraphicsitem_cast<NodeItem*>(item))
+    if (auto* node = qgraphicsitem_cast<NodeItem*>(item); node && node->isVisible())
       return node;
   }
   return nullptr;
@@ -190,9 +192,9 @@ std::set<int> TopologyScene::selectedLinkIds() const
 void TopologyScene::selectIds(const std::set<int>& nodes, const std::set<int>& links)
 {
   for (const auto& [id, item] : m_nodes)
-    item->setSelected(nodes.contains(id));
+    item->setSelected(nodes.contains(id) && item->isVisible());
   for (const auto& [id, item] : m_links)
-    item->setSelected(links.contains(id));
+    item->setSelected(links.contains(id) && item->isVisible());
 }
 
 QRectF TopologyScene::contentRect() const
@@ -202,6 +204,8 @@ QRectF TopologyScene::contentRect() const
     rect |= item->sceneBoundingRect();
   for (const auto& [id, item] : m_links)
     rect |= item->sceneBoundingRect();
+  for (const MachineItem* machine : m_machines)
+    rect |= machine->sceneBoundingRect();
   return rect;
 }
 
@@ -214,6 +218,10 @@ QRectF TopologyScene::exportRect(double margin) const
     if (item->label()->isVisible())
       rect |= item->label()->sceneBoundingRect();
   }
+  for (const BundleItem* bundle : m_bundles) {
+    if (bundle->label()->isVisible())
+      rect |= bundle->label()->sceneBoundingRect();
+  }
   return rect.adjusted(-margin, -margin, margin, margin);
 }
 
@@ -222,6 +230,8 @@ void TopologyScene::setViewScale(double scale)
   if (scale <= 0 || scale == m_viewScale)
     return;
   m_viewScale = scale;
+  for (MachineItem* machine : m_machines)
+    machine->setViewScale(scale);
   updateLabels();
 }
 
@@ -229,33 +239,47 @@ void TopologyScene::setExporting(bool exporting)
 {
   m_exporting = exporting;
   for (const auto& [id, item] : m_links)
-    item->setLabelAlwaysShown(m_labelsShown);
+    item->setLabelAlwaysShown(m_labelsShown && item->isVisible());
+  for (BundleItem* bundle : m_bundles)
+    bundle->setLabelAlwaysShown(m_labelsShown);
   update();
 }
 
 void TopologyScene::updateLabels()
 {
   const double inverse = 1 / m_viewScale;
-  std::vector<QRectF> placed;
-  bool fit = m_links.size() <= kMaxPermanentLabels;
+  // Every shown line's label, where it would sit: visible links and the bundles of folded
+  // machines.
+  std::vector<std::pair<LinkLabelItem*, QPointF>> labels;
   for (const auto& [id, item] : m_links) {
-    LinkLabelItem* label = item->label();
+    if (item->isVisible())
+      labels.emplace_back(item->label(), item->midpoint());
+  }
+  for (const BundleItem* bundle : m_bundles)
+    labels.emplace_back(bundle->label(), bundle->midpoint());
+  std::vector<QRectF> placed;
+  bool fit = static_cast<int>(labels.size()) <= kMaxPermanentLabels;
+  for (const auto& [label, centre] : labels) {
     label->setScale(inverse);
     if (!fit)
       continue;
     const QSizeF size = label->boxSize() * inverse;
-    const QPointF centre = item->midpoint();
     const QRectF rect(centre.x() - size.width() / 2, centre.y() - size.height() / 2, size.width(),
                       size.height());
     for (const QRectF& other : placed)
       fit = fit && !rect.intersects(other);
     for (const auto& [nodeId, node] : m_nodes)
-      fit = fit && !rect.intersects(NodeItem::rectFor(node->node()).adjusted(-3, -3, 3, 3));
+      fit = fit && !(node->isVisible() &&
+                     rect.intersects(NodeItem::rectFor(node->node()).adjusted(-3, -3, 3, 3)));
+    for (const MachineItem* machine : m_machines)
+      fit = fit && !(machine->folded() && rect.intersects(machine->boxRect()));
     placed.push_back(rect);
   }
-  m_labelsShown = fit && !m_links.empty();
+  m_labelsShown = fit && !labels.empty();
   for (const auto& [id, item] : m_links)
-    item->setLabelAlwaysShown(m_labelsShown);
+    item->setLabelAlwaysShown(m_labelsShown && item->isVisible());
+  for (BundleItem* bundle : m_bundles)
+    bundle->setLabelAlwaysShown(m_labelsShown);
 }
 
 } // namespace cs::editor
