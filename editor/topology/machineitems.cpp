@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <utility>
 
 namespace cs::editor {
@@ -106,33 +107,9 @@ QPainterPath MachineItem::shape() const
 void MachineItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*)
 {
   const CanvasColors colors = canvasColors(scene() ? scene()->palette() : QPalette());
-  const QColor accent = linkKindColor(LinkKind::Network);
   painter->setRenderHint(QPainter::Antialiasing);
   if (m_folded) {
-    const QRectF box = boxRect();
-    painter->setPen(QPen(accent, 2.5));
-    painter->setBrush(colors.neutralFill);
-    painter->drawRoundedRect(box, 14, 14);
-    const QRectF text = box.adjusted(box.width() * 0.04, 0, -box.width() * 0.04, 0);
-    const QFont title = zoomedFont(kTitlePixels, true);
-    const QFont detail = zoomedFont(kDetailPixels, false);
-    const double titleHeight = QFontMetricsF(title).height();
-    const QRectF top(text.left(), text.center().y() - titleHeight, text.width(), titleHeight);
-    const QRectF bottom(text.left(), text.center().y() + titleHeight * 0.1, text.width(),
-                        QFontMetricsF(detail).height());
-    // "node 3" large; what it holds and its ranks under it.
-    const qsizetype split = m_title.indexOf(QStringLiteral(" · "));
-    const QString name = split < 0 ? m_title : m_title.left(split);
-    const QString rest =
-        split < 0 ? m_detail : m_title.mid(split + 3) + QStringLiteral(" · ") + m_detail;
-    painter->setPen(colors.text);
-    painter->setFont(title);
-    painter->drawText(top, Qt::AlignCenter,
-                      QFontMetricsF(title).elidedText(name, Qt::ElideRight, text.width()));
-    painter->setPen(colors.mutedText);
-    painter->setFont(detail);
-    painter->drawText(bottom, Qt::AlignCenter,
-                      QFontMetricsF(detail).elidedText(rest, Qt::ElideRight, text.width()));
+    paintFolded(painter, colors);
     return;
   }
   QColor border = colors.mutedText;
@@ -151,13 +128,65 @@ void MachineItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWid
                     metrics.elidedText(m_title, Qt::ElideRight, title.width() - 4 / m_scale));
 }
 
+std::optional<QFont> MachineItem::fittedFont(const QString& text, double pixels, double width,
+                                             bool bold) const
+{
+  // Shrink from `pixels` towards kMinPixels until `text` fits `width` scene units.
+  constexpr double kMinPixels = 7;
+  const double natural = QFontMetricsF(zoomedFont(pixels, bold)).horizontalAdvance(text);
+  const double fitted = natural <= width ? pixels : pixels * width / natural;
+  if (fitted < kMinPixels)
+    return std::nullopt;
+  return zoomedFont(std::floor(fitted), bold);
+}
+
+void MachineItem::paintFolded(QPainter* painter, const CanvasColors& colors) const
+{
+  const QRectF box = boxRect();
+  painter->setPen(QPen(linkKindColor(LinkKind::Network), 2.5));
+  painter->setBrush(colors.neutralFill);
+  painter->drawRoundedRect(box, 14, 14);
+  const QRectF text = box.adjusted(box.width() * 0.04, 0, -box.width() * 0.04, 0);
+  // "node 3" large; under it what it holds and its ranks, or only its ranks, or nothing,
+  // whatever fits the box at this zoom.
+  const qsizetype split = m_title.indexOf(QStringLiteral(" · "));
+  const QString name = split < 0 ? m_title : m_title.left(split);
+  const std::optional<QFont> title = fittedFont(name, kTitlePixels, text.width(), true);
+  if (!title)
+    return;
+  const double titleHeight = QFontMetricsF(*title).height();
+  QString detail = split < 0 ? m_detail : m_title.mid(split + 3) + QStringLiteral(" · ") + m_detail;
+  std::optional<QFont> detailFont = fittedFont(detail, kDetailPixels, text.width(), false);
+  if (!detailFont || detailFont->pixelSize() < zoomedFont(kDetailPixels, false).pixelSize()) {
+    detail = m_detail;
+    detailFont = fittedFont(detail, kDetailPixels, text.width(), false);
+  }
+  const double detailHeight = detailFont ? QFontMetricsF(*detailFont).height() : 0;
+  // By the natural sizes, so that every box of a drawing shows the same lines.
+  if (QFontMetricsF(zoomedFont(kTitlePixels, true)).height() +
+          QFontMetricsF(zoomedFont(kDetailPixels, false)).height() >
+      box.height())
+    detailFont.reset();
+  const double top = box.center().y() - (titleHeight + (detailFont ? detailHeight : 0)) / 2;
+  painter->setPen(colors.text);
+  painter->setFont(*title);
+  painter->drawText(QRectF(text.left(), top, text.width(), titleHeight), Qt::AlignCenter, name);
+  if (!detailFont)
+    return;
+  painter->setPen(colors.mutedText);
+  painter->setFont(*detailFont);
+  painter->drawText(QRectF(text.left(), top + titleHeight, text.width(), detailHeight),
+                    Qt::AlignCenter, detail);
+}
+
 BundleItem::BundleItem(const QPointF& a, const QPointF& b, LinkKind kind, int links,
                        double bandwidthGBps)
     : m_a(a), m_b(b), m_kind(kind), m_links(links), m_bandwidthGBps(bandwidthGBps),
       m_label(new LinkLabelItem)
 {
   setAcceptHoverEvents(true);
-  setZValue(0);
+  // Under links (0), and under the backdrop of an unfolded machine (TopologyScene).
+  setZValue(-1);
   m_label->setText(text(), linkKindColor(kind));
   m_label->setPos(midpoint());
   m_label->setVisible(false);

@@ -9,12 +9,16 @@
 
 #include "model/topology.h"
 
+#include <QFont>
 #include <QGraphicsItem>
 #include <QString>
+
+#include <optional>
 
 namespace cs::editor {
 
 class LinkLabelItem;
+struct CanvasColors;
 
 class MachineItem : public QGraphicsItem
 {
@@ -49,6 +53,11 @@ public:
 
 private:
   void updateToolTip();
+  void paintFolded(QPainter* painter, const CanvasColors& colors) const;
+  /// A font for `text` of `pixels` on screen, smaller where `text` would not fit `width` scene
+  /// units; nullopt where it would be too small to read.
+  std::optional<QFont> fittedFont(const QString& text, double pixels, double width,
+                                  bool bold) const;
   /// A font of `pixels` on screen, in scene units at the current zoom.
   QFont zoomedFont(double pixels, bool bold) const;
 

@@ -85,9 +85,8 @@ void TopologyScene::sync(const Topology* topology)
       it = m_links.erase(it);
     }
   }
-  updateLinkGeometry();
   syncMachines(topology);
-  applyFolding();
+  applyFolding(); // lays the links out for the nodes it leaves visible
 }
 
 void TopologyScene::updateLinkGeometry()
@@ -138,7 +137,7 @@ bool TopologyScene::crossesOtherNode(const QPainterPath& path, const NodeItem* a
   const QPainterPath band = stroker.createStroke(path);
   const QRectF extent = band.controlPointRect();
   for (const auto& [id, node] : m_nodes) {
-    if (node == a || node == b)
+    if (node == a || node == b || !node->isVisible())
       continue;
     // The glyph itself: a line that only grazes a corner reads fine and stays straight.
     const QRectF rect = NodeItem::rectFor(node->node());
@@ -199,13 +198,22 @@ void TopologyScene::selectIds(const std::set<int>& nodes, const std::set<int>& l
 
 QRectF TopologyScene::contentRect() const
 {
+  // What is drawn: a folded machine's devices and links (bowed ones may reach far) are not.
   QRectF rect;
-  for (const auto& [id, item] : m_nodes)
-    rect |= item->sceneBoundingRect();
-  for (const auto& [id, item] : m_links)
-    rect |= item->sceneBoundingRect();
+  for (const auto& [id, item] : m_nodes) {
+    if (item->isVisible())
+      rect |= item->sceneBoundingRect();
+  }
+  for (const auto& [id, item] : m_links) {
+    if (item->isVisible())
+      rect |= item->sceneBoundingRect();
+  }
+  for (const BundleItem* bundle : m_bundles)
+    rect |= bundle->sceneBoundingRect();
+  // The frames, not their titles: a title keeps its pixel size, so at a small zoom it is large
+  // in scene units, and fitting it would shrink the zoom further.
   for (const MachineItem* machine : m_machines)
-    rect |= machine->sceneBoundingRect();
+    rect |= machine->frameRect();
   return rect;
 }
 
@@ -222,6 +230,8 @@ QRectF TopologyScene::exportRect(double margin) const
     if (bundle->label()->isVisible())
       rect |= bundle->label()->sceneBoundingRect();
   }
+  for (const MachineItem* machine : m_machines)
+    rect |= machine->sceneBoundingRect();
   return rect.adjusted(-margin, -margin, margin, margin);
 }
 

@@ -19,6 +19,8 @@
 #include <unordered_map>
 #include <vector>
 
+class QGraphicsRectItem;
+
 namespace cs::editor {
 
 class BundleItem;
@@ -106,6 +108,8 @@ private:
   /// Folds every machine or none, as m_folding says for the machines' GPUs.
   void resetFolding();
   void clearBundles();
+  /// An opaque rectangle under each unfolded machine while bundles are drawn.
+  void addBackdrops();
 
   std::unordered_map<int, NodeItem*> m_nodes;
   std::unordered_map<int, LinkItem*> m_links;
@@ -115,6 +119,7 @@ private:
   std::vector<MachineItem*> m_machines;
   std::unordered_map<int, int> m_machineOfNode;
   std::vector<BundleItem*> m_bundles;
+  std::vector<QGraphicsRectItem*> m_backdrops;
   std::set<int> m_folded;
   MachineFolding m_folding = MachineFolding::Automatic;
   /// GPUs per machine, as of the last sync.

@@ -11,6 +11,9 @@
 
 #include "document/nodegroups.h"
 
+#include <QGraphicsRectItem>
+#include <QPalette>
+
 #include <algorithm>
 #include <climits>
 #include <map>
@@ -19,6 +22,9 @@
 namespace cs::editor {
 
 namespace {
+
+/// Below the links (0), above the bundles (BundleItem's z).
+constexpr double kBackdropZ = -0.5;
 
 /// What one machine holds, before it is numbered.
 struct MachineContents {
@@ -184,6 +190,28 @@ void TopologyScene::clearBundles()
   for (BundleItem* bundle : m_bundles)
     delete bundle;
   m_bundles.clear();
+  for (QGraphicsRectItem* backdrop : m_backdrops)
+    delete backdrop;
+  m_backdrops.clear();
+}
+
+void TopologyScene::addBackdrops()
+{
+  if (m_bundles.empty())
+    return;
+  // Bundles run behind an unfolded machine's backdrop (below its own links and nodes), so they
+  // do not cross its devices; lines only pass behind it, as they pass behind folded boxes.
+  for (const MachineItem* machine : m_machines) {
+    if (machine->folded())
+      continue;
+    auto* backdrop = new QGraphicsRectItem(machine->frameRect());
+    backdrop->setPen(Qt::NoPen);
+    backdrop->setBrush(palette().color(QPalette::Base));
+    backdrop->setZValue(kBackdropZ);
+    backdrop->setAcceptedMouseButtons(Qt::NoButton);
+    addItem(backdrop);
+    m_backdrops.push_back(backdrop);
+  }
 }
 
 void TopologyScene::applyFolding()
@@ -242,6 +270,8 @@ void TopologyScene::applyFolding()
     addItem(item->label());
     m_bundles.push_back(item);
   }
+  addBackdrops();
+  updateLinkGeometry();
   updateLabels();
 }
 

@@ -31,12 +31,14 @@ void TopologyView::setGroupedByNode(bool grouped)
   m_scene->setMachineFolding(grouped ? TopologyScene::MachineFolding::On
                                      : TopologyScene::MachineFolding::Off);
   updateNodeGroupingAction();
+  updateSceneRect(true);
 }
 
 void TopologyView::setMachineFolded(int machine, bool folded)
 {
   m_scene->setMachineFolded(machine, folded);
   updateNodeGroupingAction();
+  updateSceneRect(true);
   if (const MachineItem* item = m_scene->machineItem(machine))
     emit statusMessage(folded ? tr("Folded %1").arg(item->title())
                               : tr("Unfolded %1").arg(item->title()));
