@@ -70,6 +70,9 @@ shot "$out/guide-replay.png" --view playback --size 1400x860 --trace "$work/ring
   >/dev/null
 "$studio" --size 1400x900 --screenshot "$out/guide-large-program.png" --view timeline \
   "$work/ring128.json"
+# The same program's topology: 16 nodes folded into one box each, wired to their rail leaves.
+"$studio" --size 1400x900 --screenshot "$out/guide-large-topology.png" --view topology \
+  "$work/ring128.json"
 
 # 5. Why is my all-reduce slower than the ring? The double binary tree against the ring, 8 ranks
 #    on a DGX H100 at 64 MiB: the simulated run replayed mid-run, its link utilisation, and the

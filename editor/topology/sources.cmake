@@ -6,6 +6,8 @@ list(APPEND cs_editor_area_sources
   topology/nodeitem.h topology/nodeitem.cpp
   topology/linkitem.h topology/linkitem.cpp
   topology/topologyscene.h topology/topologyscene.cpp
+  topology/topologyscenemachines.cpp
+  topology/machineitems.h topology/machineitems.cpp
   topology/topologylayout.h topology/topologylayout.cpp
   topology/layouttiers.h topology/layouttiers.cpp
   topology/builtinlayout.cpp
@@ -15,7 +17,8 @@ list(APPEND cs_editor_area_sources
   topology/topologyview.h topology/topologyview.cpp
   topology/topologyviewcanvas.cpp
   topology/topologyviewinput.cpp
-  topology/topologyviewmenus.cpp)
+  topology/topologyviewmenus.cpp
+  topology/topologyviewmachines.cpp)
 if(CSTUDIO_HAVE_GRAPHVIZ)
   list(APPEND cs_editor_area_sources topology/graphvizlayout.cpp)
 endif()

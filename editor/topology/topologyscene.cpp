@@ -1,6 +1,7 @@
 #include "topologyscene.h"
 
 #include "linkitem.h"
+#include "machineitems.h"
 #include "nodeitem.h"
 
 #include <QLineF>
@@ -84,8 +85,8 @@ void TopologyScene::sync(const Topology* topology)
       it = m_links.erase(it);
     }
   }
-  updateLinkGeometry();
-  updateLabels();
+  syncMachines(topology);
+  applyFolding(); // lays the links out for the nodes it leaves visible
 }
 
 void TopologyScene::updateLinkGeometry()
@@ -136,7 +137,7 @@ bool TopologyScene::crossesOtherNode(const QPainterPath& path, const NodeItem* a
   const QPainterPath band = stroker.createStroke(path);
   const QRectF extent = band.controlPointRect();
   for (const auto& [id, node] : m_nodes) {
-    if (node == a || node == b)
+    if (node == a || node == b || !node->isVisible())
       continue;
     // The glyph itself: a line that only grazes a corner reads fine and stays straight.
     const QRectF rect = NodeItem::rectFor(node->node());
@@ -161,7 +162,7 @@ LinkItem* TopologyScene::linkItem(int id) const
 NodeItem* TopologyScene::nodeAt(const QPointF& scenePos) const
 {
   for (QGraphicsItem* item : items(scenePos)) {
-    if (auto* node = qgraphicsitem_cast<NodeItem*>(item))
+    if (auto* node = qgraphicsitem_cast<NodeItem*>(item); node && node->isVisible())
       return node;
   }
   return nullptr;
@@ -190,18 +191,29 @@ std::set<int> TopologyScene::selectedLinkIds() const
 void TopologyScene::selectIds(const std::set<int>& nodes, const std::set<int>& links)
 {
   for (const auto& [id, item] : m_nodes)
-    item->setSelected(nodes.contains(id));
+    item->setSelected(nodes.contains(id) && item->isVisible());
   for (const auto& [id, item] : m_links)
-    item->setSelected(links.contains(id));
+    item->setSelected(links.contains(id) && item->isVisible());
 }
 
 QRectF TopologyScene::contentRect() const
 {
+  // What is drawn: a folded machine's devices and links (bowed ones may reach far) are not.
   QRectF rect;
-  for (const auto& [id, item] : m_nodes)
-    rect |= item->sceneBoundingRect();
-  for (const auto& [id, item] : m_links)
-    rect |= item->sceneBoundingRect();
+  for (const auto& [id, item] : m_nodes) {
+    if (item->isVisible())
+      rect |= item->sceneBoundingRect();
+  }
+  for (const auto& [id, item] : m_links) {
+    if (item->isVisible())
+      rect |= item->sceneBoundingRect();
+  }
+  for (const BundleItem* bundle : m_bundles)
+    rect |= bundle->sceneBoundingRect();
+  // The frames, not their titles: a title keeps its pixel size, so at a small zoom it is large
+  // in scene units, and fitting it would shrink the zoom further.
+  for (const MachineItem* machine : m_machines)
+    rect |= machine->frameRect();
   return rect;
 }
 
@@ -214,6 +226,12 @@ QRectF TopologyScene::exportRect(double margin) const
     if (item->label()->isVisible())
       rect |= item->label()->sceneBoundingRect();
   }
+  for (const BundleItem* bundle : m_bundles) {
+    if (bundle->label()->isVisible())
+      rect |= bundle->label()->sceneBoundingRect();
+  }
+  for (const MachineItem* machine : m_machines)
+    rect |= machine->sceneBoundingRect();
   return rect.adjusted(-margin, -margin, margin, margin);
 }
 
@@ -222,6 +240,8 @@ void TopologyScene::setViewScale(double scale)
   if (scale <= 0 || scale == m_viewScale)
     return;
   m_viewScale = scale;
+  for (MachineItem* machine : m_machines)
+    machine->setViewScale(scale);
   updateLabels();
 }
 
@@ -229,33 +249,47 @@ void TopologyScene::setExporting(bool exporting)
 {
   m_exporting = exporting;
   for (const auto& [id, item] : m_links)
-    item->setLabelAlwaysShown(m_labelsShown);
+    item->setLabelAlwaysShown(m_labelsShown && item->isVisible());
+  for (BundleItem* bundle : m_bundles)
+    bundle->setLabelAlwaysShown(m_labelsShown);
   update();
 }
 
 void TopologyScene::updateLabels()
 {
   const double inverse = 1 / m_viewScale;
-  std::vector<QRectF> placed;
-  bool fit = m_links.size() <= kMaxPermanentLabels;
+  // Every shown line's label, where it would sit: visible links and the bundles of folded
+  // machines.
+  std::vector<std::pair<LinkLabelItem*, QPointF>> labels;
   for (const auto& [id, item] : m_links) {
-    LinkLabelItem* label = item->label();
+    if (item->isVisible())
+      labels.emplace_back(item->label(), item->midpoint());
+  }
+  for (const BundleItem* bundle : m_bundles)
+    labels.emplace_back(bundle->label(), bundle->midpoint());
+  std::vector<QRectF> placed;
+  bool fit = static_cast<int>(labels.size()) <= kMaxPermanentLabels;
+  for (const auto& [label, centre] : labels) {
     label->setScale(inverse);
     if (!fit)
       continue;
     const QSizeF size = label->boxSize() * inverse;
-    const QPointF centre = item->midpoint();
     const QRectF rect(centre.x() - size.width() / 2, centre.y() - size.height() / 2, size.width(),
                       size.height());
     for (const QRectF& other : placed)
       fit = fit && !rect.intersects(other);
     for (const auto& [nodeId, node] : m_nodes)
-      fit = fit && !rect.intersects(NodeItem::rectFor(node->node()).adjusted(-3, -3, 3, 3));
+      fit = fit && !(node->isVisible() &&
+                     rect.intersects(NodeItem::rectFor(node->node()).adjusted(-3, -3, 3, 3)));
+    for (const MachineItem* machine : m_machines)
+      fit = fit && !(machine->folded() && rect.intersects(machine->boxRect()));
     placed.push_back(rect);
   }
-  m_labelsShown = fit && !m_links.empty();
+  m_labelsShown = fit && !labels.empty();
   for (const auto& [id, item] : m_links)
-    item->setLabelAlwaysShown(m_labelsShown);
+    item->setLabelAlwaysShown(m_labelsShown && item->isVisible());
+  for (BundleItem* bundle : m_bundles)
+    bundle->setLabelAlwaysShown(m_labelsShown);
 }
 
 } // namespace cs::editor

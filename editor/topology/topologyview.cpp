@@ -153,6 +153,7 @@ void TopologyView::createActions()
   createToolActions();
   addSeparatorAction();
   createCommandActions();
+  createNodeGroupingAction();
   refreshIcons();
   rebuildPresetMenu();
 }
@@ -351,6 +352,7 @@ void TopologyView::syncFromDocument()
   if (m_link.from >= 0 && !m_scene->nodeItem(m_link.from))
     finishLinkDrag(false);
 
+  updateNodeGroupingAction();
   updateSceneRect(true);
   updateOverlays();
   if (m_autoFit && isVisible())

@@ -102,6 +102,14 @@ public:
   /// Writes the whole topology as PNG (2 pixels per scene unit); returns "" or the error.
   QString exportPng(const QString& path);
 
+  /// View › Group Topology by Node (checkable; checked while any machine is folded; enabled on
+  /// topologies of several machines). See TopologyScene's machines.
+  QAction* groupByNodeAction() const { return m_groupByNode; }
+  /// Folds every machine (true) or unfolds every machine.
+  void setGroupedByNode(bool grouped);
+  /// Folds or unfolds one machine ("node 3" is machine 3).
+  void setMachineFolded(int machine, bool folded);
+
   /// The warning about ranks without a GPU ("" when there is none).
   QString missingRanksText() const;
   /// Whether the "No topology yet" hint is showing.
@@ -184,6 +192,13 @@ private:
   void setGpuRank(int id, int rank);
   void showItemMenu(QMenu& menu, QGraphicsItem* item);
   void showCanvasMenu(QMenu& menu, const QPointF& scenePos);
+  // Machine folding (topologyviewmachines.cpp).
+  void createNodeGroupingAction();
+  void updateNodeGroupingAction();
+  /// Folds or unfolds the machine whose box or title is at `scenePos`; false when none is.
+  bool toggleMachineAt(const QPointF& scenePos);
+  /// "Fold node 3" or "Unfold node 3", and Group Topology by Node.
+  void addMachineActions(QMenu& menu, int machine);
 
   Document* m_document;
   TopologyScene* m_scene;
@@ -191,6 +206,7 @@ private:
   QActionGroup* m_toolGroup;
   std::array<QAction*, static_cast<std::size_t>(Tool::Count)> m_tools{};
   std::array<QAction*, 7> m_commands{};
+  QAction* m_groupByNode = nullptr;
   QMenu* m_presetMenu;
   EmptyTopologyHint* m_hint;
   RankWarningBar* m_warning;

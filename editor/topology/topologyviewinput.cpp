@@ -184,6 +184,11 @@ void TopologyView::mouseDoubleClickEvent(QMouseEvent* event)
     mousePressEvent(event);
     return;
   }
+  if (event->button() == Qt::LeftButton && m_tool == Tool::Select &&
+      toggleMachineAt(mapToScene(event->position().toPoint()))) {
+    event->accept();
+    return;
+  }
   QGraphicsView::mouseDoubleClickEvent(event);
 }
 

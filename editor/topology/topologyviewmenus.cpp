@@ -6,6 +6,7 @@
 
 #include "canvasstyle.h"
 #include "linkitem.h"
+#include "machineitems.h"
 #include "nodeitem.h"
 #include "topologyedits.h"
 #include "topologyscene.h"
@@ -33,7 +34,10 @@ void TopologyView::contextMenuEvent(QContextMenuEvent* event)
     }
   }
   QMenu menu(this);
-  if (target) {
+  const MachineItem* machine = target ? nullptr : m_scene->machineAt(scenePos);
+  if (machine) {
+    addMachineActions(menu, machine->machine());
+  } else if (target) {
     // As in file managers: a right click on something unselected selects just it.
     if (!target->isSelected()) {
       m_scene->clearSelection();
@@ -109,6 +113,11 @@ void TopologyView::showItemMenu(QMenu& menu, QGraphicsItem* item)
       });
     }
   }
+  if (const auto* node = qgraphicsitem_cast<NodeItem*>(item);
+      node && m_scene->machineOfNode(node->nodeId()) >= 0) {
+    menu.addSeparator();
+    addMachineActions(menu, m_scene->machineOfNode(node->nodeId()));
+  }
   menu.addSeparator();
   menu.addAction(commandAction(Command::Delete));
 }
@@ -132,6 +141,8 @@ void TopologyView::showCanvasMenu(QMenu& menu, const QPointF& scenePos)
   menu.addMenu(m_presetMenu);
   menu.addAction(commandAction(Command::AutoLayout));
   menu.addAction(commandAction(Command::ZoomFit));
+  if (m_scene->machineCount() > 1)
+    menu.addAction(m_groupByNode);
 }
 
 void TopologyView::editNode(int id, const QString& text,

@@ -140,6 +140,7 @@ void MainWindow::addWindowViewActions(QMenu* view)
   view->addAction(m_fitTimeline);
   view->addAction(m_compactRows);
   view->addAction(m_timelineView->groupByNodeAction());
+  view->addAction(m_topologyView->groupByNodeAction());
   view->addSeparator();
 
   connect(m_timelineView, &TimelineView::viewSettingsChanged, this,
