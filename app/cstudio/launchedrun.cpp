@@ -7,9 +7,11 @@
 #include "sim/estimates.h"
 
 #include <algorithm>
+#include <atomic>
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <memory>
 #include <sstream>
 
 namespace cs::cli {
@@ -32,19 +34,36 @@ public:
   {
     m_shared = true;
     std::optional<std::vector<std::byte>> shared = m_rendezvous.exchangeId(id, error);
-    if (!shared)
+    if (!shared) {
       m_failure = *error;
+      return shared;
+    }
+    // From here to the end of the run a rank that goes away cancels this one's run at once.
+    std::string problem;
+    m_watcher = m_rendezvous.watch(m_cancel, &problem);
+    if (!m_watcher)
+      m_watchProblem = problem;
     return shared;
   }
   bool idShared() const override { return m_shared; }
   /// Why the id exchange failed (the rendezvous's message), or empty.
   const std::string& failure() const { return m_failure; }
+  /// The flag the watcher sets, for ExecOptions::cancel.
+  const std::atomic<bool>* cancelFlag() const { return &m_cancel; }
+  /// Why the ranks could not be watched during the run (then only --timeout stops a run whose
+  /// peer died), or empty.
+  const std::string& watchProblem() const { return m_watchProblem; }
+  /// Ends the watch (before the gather): why the run was lost, or empty.
+  std::string stopWatching() { return m_watcher ? m_watcher->stop() : std::string(); }
 
 private:
   launch::LaunchPlace m_place;
   launch::Rendezvous& m_rendezvous;
   bool m_shared = false;
   std::string m_failure;
+  std::atomic<bool> m_cancel{false};
+  std::unique_ptr<launch::RunWatcher> m_watcher;
+  std::string m_watchProblem;
 };
 
 int failure(const launch::LaunchPlace& place, const std::string& message)
@@ -239,7 +258,15 @@ int runLaunched(const launch::LaunchPlace& place, const LaunchedRun& run, const 
     return failure(place, error);
   RendezvousGroup group(place, *rendezvous);
   exec.rankGroup = &group;
+  exec.cancel = group.cancelFlag(); // the CLI has no other cancel
   const ExecResult result = executor.run(program, exec);
+  // Whatever this rank's own verdict, a peer that went away during the run ends it here: every
+  // process names that rank, and rank 0 has already told the others.
+  if (const std::string lost = group.stopWatching(); !lost.empty())
+    return failure(place, lost);
+  if (!group.watchProblem().empty())
+    std::cerr << "cstudio run: rank " << place.rank << ": warning: " << group.watchProblem()
+              << "; a rank that died during the run would only be noticed by --timeout\n";
   // A rank that failed before the id exchange (no GPU, a bad device map) still meets the others,
   // so that every rank hears why and none waits inside NCCL for it.
   if (!group.idShared()) {

@@ -219,6 +219,16 @@ private slots:
     QCOMPARE(helloBack->hello.program, 0x0123456789abcdefull);
     QCOMPARE(helloBack->hello.world, 4);
     QCOMPARE(helloBack->hello.cannotStart, std::string("no GPU"));
+
+    Message lost;
+    lost.kind = MessageKind::Lost;
+    lost.lostRank = 6;
+    const std::vector<std::byte> lostPayload = payloadOf(encodeMessage(lost));
+    const std::optional<Message> lostBack =
+        decodePayload(lostPayload.data(), lostPayload.size(), &error);
+    QVERIFY2(lostBack, error.c_str());
+    QCOMPARE(lostBack->kind, MessageKind::Lost);
+    QCOMPARE(lostBack->lostRank, 6);
   }
 
   void framesSplitAnywhere()
@@ -282,6 +292,10 @@ private slots:
     QTest::newRow("id shorter than said")
         << QByteArray("\x02\x05\0\0\0ab", 7) << "the message ends inside its id";
     QTest::newRow("trailing bytes") << QByteArray("\x04zz", 3) << "2 unexpected bytes";
+    QTest::newRow("short lost rank")
+        << QByteArray("\x06\x03\0", 3) << "the message ends inside its lost rank";
+    QTest::newRow("lost rank and more")
+        << QByteArray("\x06\x03\0\0\0\x01", 6) << "1 unexpected bytes";
     QTest::newRow("reason too long")
         << QByteArray("\x05\xff\xff\xff\x7f", 5) << "reason is 2147483647 bytes, more than 4096";
   }

@@ -251,8 +251,10 @@ std::optional<Message> Rendezvous::awaitRoot(MessageKind expected, Clock::time_p
   case Connection::Read::Message:
     if (reply.kind == expected)
       return reply;
-    *error = reply.kind == MessageKind::Stop
-                 ? "rank 0 stopped the run: " + reply.text
+    // Lost: rank 0's watcher saw a rank go away while this one had already finished its run.
+    *error = reply.kind == MessageKind::Stop ? "rank 0 stopped the run: " + reply.text
+             : reply.kind == MessageKind::Lost
+                 ? lostRankText(reply, m_config.world)
                  : "rank 0 sent message kind " + std::to_string(static_cast<int>(reply.kind)) +
                        " instead of " + awaited.what;
     return std::nullopt;
@@ -268,6 +270,25 @@ std::optional<Message> Rendezvous::awaitRoot(MessageKind expected, Clock::time_p
   }
   *error = "rank 0 at " + m_root->peer() + " sent a malformed message: " + m_root->error();
   return std::nullopt;
+}
+
+std::unique_ptr<RunWatcher> Rendezvous::watch(std::atomic<bool>& cancel, std::string* error)
+{
+  if (m_config.rank != 0) {
+    if (!m_root) {
+      *error = "this rank did not receive the id";
+      return nullptr;
+    }
+    return RunWatcher::watchRoot(*m_root, m_config.world, cancel, error);
+  }
+  if (m_ranks.size() < static_cast<std::size_t>(m_config.world)) {
+    *error = "not every rank received the id";
+    return nullptr;
+  }
+  std::vector<Connection*> ranks;
+  for (int r = 0; r < m_config.world; ++r)
+    ranks.push_back(m_ranks[static_cast<std::size_t>(r)].get());
+  return RunWatcher::watchRanks(std::move(ranks), cancel, error);
 }
 
 std::optional<std::vector<RankReport>> Rendezvous::gather(const RankReport& mine,

@@ -4,13 +4,16 @@
 // at MASTER_ADDR:MASTER_PORT, every other rank connects and says hello (protocol, rank, world, a
 // fingerprint of its program file); rank 0 checks the hellos and sends every rank the same opaque
 // id (NCCL's unique id), or a Stop naming what is wrong. The connections stay open for the run:
-// after its share of the collective every rank sends a RankReport, rank 0 gathers them and answers
-// Done; a rank that disconnects makes rank 0 send Stop to the others, so every process exits with
-// a clear message instead of hanging. Every wait is bounded by the configured timeout.
+// while the collective runs a watcher (watch(), runwatcher.h) cancels every survivor's run as
+// soon as a rank's connection drops; after its share of the collective every rank sends a
+// RankReport, rank 0 gathers them and answers Done; a rank that disconnects makes rank 0 send Stop
+// to the others, so every process exits with a clear message instead of hanging. Every wait is
+// bounded by the configured timeout.
 //
-// Where to start when changing it: exchangeId() and gather() are the two meeting points; the
-// wire format is wiremessages.h, the sockets tcpchannel.h.
+// Where to start when changing it: exchangeId(), watch() and gather() are the three meeting
+// points; the wire format is wiremessages.h, the sockets tcpchannel.h.
 
+#include "runwatcher.h"
 #include "tcpchannel.h"
 #include "wiremessages.h"
 
@@ -57,6 +60,12 @@ public:
   /// nullopt with `error` ("rank 3 disconnected during the run") when a rank goes away or sends
   /// something else; rank 0 then sends Stop with that reason to the others.
   std::optional<std::vector<RankReport>> gather(const RankReport& mine, std::string* error);
+
+  /// After exchangeId() succeeded, while this process runs its rank: watches the connections on
+  /// a thread (runwatcher.h) and sets `cancel` when a rank goes away, rank 0 stops the run or
+  /// (on rank 0) a rank disconnects before its report. stop() the watcher before gather().
+  /// nullptr with `error` when there is nothing to watch or the thread cannot start.
+  std::unique_ptr<RunWatcher> watch(std::atomic<bool>& cancel, std::string* error);
 
   /// Other ranks, when they failed before the id exchange: join with a hello that says why, so
   /// that rank 0 stops every rank (none waits for this one inside NCCL). Returns rank 0's answer
