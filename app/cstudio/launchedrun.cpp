@@ -204,6 +204,34 @@ void printText(const LaunchedRun& run, const launch::LaunchPlace& place, const P
             << totals.checked << " elements on " << reports.size() << " ranks\n";
 }
 
+/// Where and how this rank meets the others: MASTER_ADDR:MASTER_PORT, or the file
+/// `--rendezvous file:PATH` names; nullopt with `error` naming what is missing.
+std::optional<launch::RendezvousConfig>
+rendezvousConfigOf(const launch::LaunchPlace& place, const LaunchedRun& run, std::string* error)
+{
+  launch::RendezvousConfig config;
+  if (run.rendezvousFile.empty()) {
+    const launch::MasterParse master = launch::parseMasterEndpoint(launch::processEnvironment());
+    if (!master.endpoint) {
+      *error = master.error;
+      return std::nullopt;
+    }
+    config.host = master.endpoint->host;
+    config.port = master.endpoint->port;
+  }
+  config.file = run.rendezvousFile;
+  const std::optional<std::string> bytes = fileBytes(run.file);
+  if (!bytes) {
+    *error = "cannot read " + run.file;
+    return std::nullopt;
+  }
+  config.rank = place.rank;
+  config.world = place.world;
+  config.program = launch::programFingerprint(*bytes);
+  config.timeoutSeconds = run.rendezvousTimeout;
+  return config;
+}
+
 } // namespace
 
 int exitCodeOf(ExecStatus status)
@@ -220,6 +248,19 @@ int exitCodeOf(ExecStatus status)
     break;
   }
   return UsageError;
+}
+
+std::string rendezvousFileOf(const std::string& value, std::string* error)
+{
+  const std::string prefix = "file:";
+  if (value.empty())
+    return {};
+  if (value.rfind(prefix, 0) != 0 || value.size() == prefix.size()) {
+    *error = "--rendezvous takes file:PATH (a file every rank can read, on a shared path), not '" +
+             value + "'; without it the ranks meet at MASTER_ADDR:MASTER_PORT";
+    return {};
+  }
+  return value.substr(prefix.size());
 }
 
 launch::LaunchParse launchPlaceOf(const LaunchFlags& flags)
@@ -240,20 +281,11 @@ int runLaunched(const launch::LaunchPlace& place, const LaunchedRun& run, const 
   if (const std::string problem = launch::checkWorldMatchesProgram(place, program.ngpus);
       !problem.empty())
     return failure(place, problem);
-  const launch::MasterParse master = launch::parseMasterEndpoint(launch::processEnvironment());
-  if (!master.endpoint)
-    return failure(place, master.error);
-  const std::optional<std::string> bytes = fileBytes(run.file);
-  if (!bytes)
-    return failure(place, "cannot read " + run.file);
-  launch::RendezvousConfig config{master.endpoint->host,
-                                  master.endpoint->port,
-                                  place.rank,
-                                  place.world,
-                                  launch::programFingerprint(*bytes),
-                                  run.rendezvousTimeout};
   std::string error;
-  const std::unique_ptr<launch::Rendezvous> rendezvous = launch::Rendezvous::start(config, &error);
+  const std::optional<launch::RendezvousConfig> config = rendezvousConfigOf(place, run, &error);
+  if (!config)
+    return failure(place, error);
+  const std::unique_ptr<launch::Rendezvous> rendezvous = launch::Rendezvous::start(*config, &error);
   if (!rendezvous)
     return failure(place, error);
   RendezvousGroup group(place, *rendezvous);

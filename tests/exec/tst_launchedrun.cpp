@@ -3,11 +3,13 @@
 // (fakelaunchbackend.cpp) in place of the real one. Checked: every rank gets rank 0's id, rank 0
 // prints every rank's verdict (text and JSON) and exits with the worst, a rank that dies mid-run
 // makes every other rank exit non-zero with a message naming it (also a rank killed, or rank 0,
-// while every rank's run blocks: only the rendezvous watcher stops them), and a wrong world size or
+// while every rank's run blocks: only the rendezvous watcher stops them), the ranks meet through
+// a rendezvous file, and a wrong world size or
 // a missing MASTER_ADDR is refused before anything starts. No timing is asserted.
 
 #include "support/cli.h"
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -172,6 +174,20 @@ private slots:
       QCOMPARE(ranks[static_cast<std::size_t>(r)].out, QString());
   }
 
+  void throughARendezvousFile()
+  {
+    // No MASTER_ADDR or MASTER_PORT: rank 0 publishes its address in the file.
+    const QString path = m_dir.filePath("rendezvous");
+    const std::vector<Finished> ranks =
+        runRanks("srun", m_ring, 4, {{"MASTER_ADDR", ""}, {"MASTER_PORT", ""}},
+                 {"--rendezvous", "file:" + path});
+    for (const Finished& rank : ranks)
+      QVERIFY2(rank.exitCode == 0, qPrintable(rank.err));
+    QVERIFY2(ranks[0].out.contains("  verified: 0 wrong of 4096 elements on 4 ranks\n"),
+             qPrintable(ranks[0].out));
+    QVERIFY2(!QFile::exists(path), "rank 0 left its rendezvous file behind");
+  }
+
   void oneRankWrongAsJson()
   {
     const std::vector<Finished> ranks =
@@ -300,6 +316,17 @@ private slots:
         {"run", m_ring, "--backend", "nccl", "--rank", "4", "--world", "4"}, backend);
     QCOMPARE(flags.exitCode, 2);
     QVERIFY(flags.err.contains("rank 4 is not below the world size 4 (from flags)"));
+    QMap<QString, QString> torchrun = launcherEnvironment("torchrun", 1, 4);
+    torchrun.insert(backend);
+    const cs::test::CliRun notAFile = cs::test::cstudio(
+        {"run", m_ring, "--backend", "nccl", "--rendezvous", "tcp:node1:29500"}, torchrun);
+    QCOMPARE(notAFile.exitCode, 2);
+    QVERIFY2(notAFile.err.contains("--rendezvous takes file:PATH"), qPrintable(notAFile.err));
+    const cs::test::CliRun oneProcess =
+        cs::test::cstudio({"run", m_ring, "--backend", "cpu", "--rendezvous", "file:x"});
+    QCOMPARE(oneProcess.exitCode, 2);
+    QVERIFY2(oneProcess.err.contains("--rendezvous apply to --backend nccl only"),
+             qPrintable(oneProcess.err));
   }
 
 private:

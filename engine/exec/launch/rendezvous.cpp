@@ -1,6 +1,7 @@
 #include "rendezvous.h"
 
 #include <poll.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -42,13 +43,43 @@ std::unique_ptr<Rendezvous> Rendezvous::start(const RendezvousConfig& config, st
 {
   std::unique_ptr<Rendezvous> rendezvous(new Rendezvous(config));
   rendezvous->m_port = config.port;
-  if (config.rank == 0) {
-    rendezvous->m_listener = listenOn(config.host, config.port, error);
-    if (!rendezvous->m_listener)
-      return nullptr;
-    rendezvous->m_port = rendezvous->m_listener->port;
-  }
+  if (config.rank == 0 && !rendezvous->listen(error))
+    return nullptr;
   return rendezvous;
+}
+
+bool Rendezvous::listen(std::string* error)
+{
+  if (m_config.file.empty()) {
+    m_listener = listenOn(m_config.host, m_config.port, error);
+    if (!m_listener)
+      return false;
+    m_port = m_listener->port;
+    return true;
+  }
+  // The host name's address, never every interface; the port is the system's pick, so that
+  // jobs sharing a node never collide.
+  const std::optional<std::string> host = localHostName(error);
+  if (!host || !(m_listener = listenOn(*host, 0, error)))
+    return false;
+  m_port = m_listener->port;
+  const FileEndpoint endpoint{m_listener->address, m_port};
+  if (!publishEndpoint(m_config.file, endpoint, error))
+    return false;
+  m_published = endpoint;
+  return true;
+}
+
+Rendezvous::~Rendezvous()
+{
+  if (!m_published)
+    return;
+  bool missing = false;
+  std::string ignored;
+  // A later job may have published its own in the meantime: only this job's file goes.
+  const std::optional<FileEndpoint> current = readEndpoint(m_config.file, &missing, &ignored);
+  if (current && current->host == m_published->host && current->port == m_published->port)
+    ::unlink(m_config.file.c_str());
 }
 
 Clock::time_point Rendezvous::deadline() const
@@ -223,7 +254,8 @@ std::optional<std::vector<std::byte>> Rendezvous::joinId(const std::string& cann
   const Clock::time_point until = deadline();
   const Clock::time_point idUntil = until + std::chrono::duration_cast<Clock::duration>(
                                                 std::chrono::duration<double>(kReportGrace));
-  m_root = connectWithRetry(m_config.host, m_config.port, until, error);
+  m_root = m_config.file.empty() ? connectWithRetry(m_config.host, m_config.port, until, error)
+                                 : connectThroughFile(m_config.file, until, error);
   if (!m_root)
     return std::nullopt;
   Message hello;
