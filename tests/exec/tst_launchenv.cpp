@@ -4,6 +4,7 @@
 // are refused with a reason. tst_rendezvous runs the rendezvous itself across processes.
 
 #include "exec/launch/launchenv.h"
+#include "exec/launch/runwatcher.h"
 #include "exec/launch/wiremessages.h"
 
 #include <QTest>
@@ -229,6 +230,20 @@ private slots:
     QVERIFY2(lostBack, error.c_str());
     QCOMPARE(lostBack->kind, MessageKind::Lost);
     QCOMPARE(lostBack->lostRank, 6);
+  }
+
+  void lostRankIsChecked()
+  {
+    // A Lost from rank 0 names a rank the receiver checks against its world size.
+    Message lost;
+    lost.kind = MessageKind::Lost;
+    lost.lostRank = 2;
+    QCOMPARE(lostRankText(lost, 4), std::string("rank 2 disconnected during the run"));
+    for (const int bad : {0, 4, -1}) {
+      lost.lostRank = bad;
+      QCOMPARE(lostRankText(lost, 4), "rank 0 announced that rank " + std::to_string(bad) +
+                                          " went away, but this run has ranks 1 to 3");
+    }
   }
 
   void framesSplitAnywhere()
