@@ -7,9 +7,11 @@
 #include "sim/estimates.h"
 
 #include <algorithm>
+#include <atomic>
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <memory>
 #include <sstream>
 
 namespace cs::cli {
@@ -32,19 +34,36 @@ public:
   {
     m_shared = true;
     std::optional<std::vector<std::byte>> shared = m_rendezvous.exchangeId(id, error);
-    if (!shared)
+    if (!shared) {
       m_failure = *error;
+      return shared;
+    }
+    // From here to the end of the run a rank that goes away cancels this one's run at once.
+    std::string problem;
+    m_watcher = m_rendezvous.watch(m_cancel, &problem);
+    if (!m_watcher)
+      m_watchProblem = problem;
     return shared;
   }
   bool idShared() const override { return m_shared; }
   /// Why the id exchange failed (the rendezvous's message), or empty.
   const std::string& failure() const { return m_failure; }
+  /// The flag the watcher sets, for ExecOptions::cancel.
+  const std::atomic<bool>* cancelFlag() const { return &m_cancel; }
+  /// Why the ranks could not be watched during the run (then only --timeout stops a run whose
+  /// peer died), or empty.
+  const std::string& watchProblem() const { return m_watchProblem; }
+  /// Ends the watch (before the gather): why the run was lost, or empty.
+  std::string stopWatching() { return m_watcher ? m_watcher->stop() : std::string(); }
 
 private:
   launch::LaunchPlace m_place;
   launch::Rendezvous& m_rendezvous;
   bool m_shared = false;
   std::string m_failure;
+  std::atomic<bool> m_cancel{false};
+  std::unique_ptr<launch::RunWatcher> m_watcher;
+  std::string m_watchProblem;
 };
 
 int failure(const launch::LaunchPlace& place, const std::string& message)
@@ -185,6 +204,34 @@ void printText(const LaunchedRun& run, const launch::LaunchPlace& place, const P
             << totals.checked << " elements on " << reports.size() << " ranks\n";
 }
 
+/// Where and how this rank meets the others: MASTER_ADDR:MASTER_PORT, or the file
+/// `--rendezvous file:PATH` names; nullopt with `error` naming what is missing.
+std::optional<launch::RendezvousConfig>
+rendezvousConfigOf(const launch::LaunchPlace& place, const LaunchedRun& run, std::string* error)
+{
+  launch::RendezvousConfig config;
+  if (run.rendezvousFile.empty()) {
+    const launch::MasterParse master = launch::parseMasterEndpoint(launch::processEnvironment());
+    if (!master.endpoint) {
+      *error = master.error;
+      return std::nullopt;
+    }
+    config.host = master.endpoint->host;
+    config.port = master.endpoint->port;
+  }
+  config.file = run.rendezvousFile;
+  const std::optional<std::string> bytes = fileBytes(run.file);
+  if (!bytes) {
+    *error = "cannot read " + run.file;
+    return std::nullopt;
+  }
+  config.rank = place.rank;
+  config.world = place.world;
+  config.program = launch::programFingerprint(*bytes);
+  config.timeoutSeconds = run.rendezvousTimeout;
+  return config;
+}
+
 } // namespace
 
 int exitCodeOf(ExecStatus status)
@@ -201,6 +248,19 @@ int exitCodeOf(ExecStatus status)
     break;
   }
   return UsageError;
+}
+
+std::string rendezvousFileOf(const std::string& value, std::string* error)
+{
+  const std::string prefix = "file:";
+  if (value.empty())
+    return {};
+  if (value.rfind(prefix, 0) != 0 || value.size() == prefix.size()) {
+    *error = "--rendezvous takes file:PATH (a file every rank can read, on a shared path), not '" +
+             value + "'; without it the ranks meet at MASTER_ADDR:MASTER_PORT";
+    return {};
+  }
+  return value.substr(prefix.size());
 }
 
 launch::LaunchParse launchPlaceOf(const LaunchFlags& flags)
@@ -221,25 +281,24 @@ int runLaunched(const launch::LaunchPlace& place, const LaunchedRun& run, const 
   if (const std::string problem = launch::checkWorldMatchesProgram(place, program.ngpus);
       !problem.empty())
     return failure(place, problem);
-  const launch::MasterParse master = launch::parseMasterEndpoint(launch::processEnvironment());
-  if (!master.endpoint)
-    return failure(place, master.error);
-  const std::optional<std::string> bytes = fileBytes(run.file);
-  if (!bytes)
-    return failure(place, "cannot read " + run.file);
-  launch::RendezvousConfig config{master.endpoint->host,
-                                  master.endpoint->port,
-                                  place.rank,
-                                  place.world,
-                                  launch::programFingerprint(*bytes),
-                                  run.rendezvousTimeout};
   std::string error;
-  const std::unique_ptr<launch::Rendezvous> rendezvous = launch::Rendezvous::start(config, &error);
+  const std::optional<launch::RendezvousConfig> config = rendezvousConfigOf(place, run, &error);
+  if (!config)
+    return failure(place, error);
+  const std::unique_ptr<launch::Rendezvous> rendezvous = launch::Rendezvous::start(*config, &error);
   if (!rendezvous)
     return failure(place, error);
   RendezvousGroup group(place, *rendezvous);
   exec.rankGroup = &group;
+  exec.cancel = group.cancelFlag(); // the CLI has no other cancel
   const ExecResult result = executor.run(program, exec);
+  // Whatever this rank's own verdict, a peer that went away during the run ends it here: every
+  // process names that rank, and rank 0 has already told the others.
+  if (const std::string lost = group.stopWatching(); !lost.empty())
+    return failure(place, lost);
+  if (!group.watchProblem().empty())
+    std::cerr << "cstudio run: rank " << place.rank << ": warning: " << group.watchProblem()
+              << "; a rank that died during the run would only be noticed by --timeout\n";
   // A rank that failed before the id exchange (no GPU, a bad device map) still meets the others,
   // so that every rank hears why and none waits inside NCCL for it.
   if (!group.idShared()) {

@@ -26,7 +26,13 @@ struct LaunchFlags {
   int world = -1;
   int localRank = -1;
   double rendezvousTimeout = 120; ///< seconds for every rank to arrive, and for the results
+  /// `--rendezvous`: empty (meet at MASTER_ADDR:MASTER_PORT) or file:PATH.
+  std::string rendezvous;
 };
+
+/// The path of `--rendezvous file:PATH` (empty when `value` is empty), or an error saying what
+/// the option takes.
+std::string rendezvousFileOf(const std::string& value, std::string* error);
 
 /// This process's place in a launcher run, from its environment and `flags`: none when neither a
 /// launcher nor the flags say anything, or an error naming the variable or flag.
@@ -38,6 +44,7 @@ struct LaunchedRun {
   std::string backend;
   bool json = false;
   double rendezvousTimeout = 120;
+  std::string rendezvousFile; ///< empty: MASTER_ADDR:MASTER_PORT
 };
 
 /// Runs this process's rank of `program` with `executor` (ExecOptions::rankGroup set here),

@@ -204,7 +204,9 @@ std::string launchPlaceFrom(const RunOptions& options, const ExecOptions& exec,
   const LaunchFlags& flags = options.launch;
   const bool anyFlag = flags.rank >= 0 || flags.world >= 0 || flags.localRank >= 0;
   if (options.backend != "nccl")
-    return anyFlag ? "--rank, --world and --local-rank apply to --backend nccl only" : "";
+    return anyFlag || !flags.rendezvous.empty()
+               ? "--rank, --world, --local-rank and --rendezvous apply to --backend nccl only"
+               : "";
   const launch::LaunchParse parse = launchPlaceOf(flags);
   if (!parse.error.empty())
     return parse.error;
@@ -214,7 +216,12 @@ std::string launchPlaceFrom(const RunOptions& options, const ExecOptions& exec,
     place = parse.place;
   if (place && exec.trace)
     return "--trace is not available when each rank runs in its own process";
-  return {};
+  if (!place && !flags.rendezvous.empty())
+    return "--rendezvous applies when a launcher (or --rank and --world) starts one process per "
+           "rank";
+  std::string error;
+  rendezvousFileOf(flags.rendezvous, &error);
+  return error;
 }
 
 int runRun(const RunOptions& options)
@@ -241,9 +248,12 @@ int runRun(const RunOptions& options)
       return usage(problem);
     if (!(executor = makeExecutor(options.backend, &error)))
       return usage(error);
-    return runLaunched(
-        *place, {options.file, options.backend, options.json, options.launch.rendezvousTimeout},
-        program, *executor, exec);
+    std::string ignored; // checked by launchPlaceFrom()
+    return runLaunched(*place,
+                       {options.file, options.backend, options.json,
+                        options.launch.rendezvousTimeout,
+                        rendezvousFileOf(options.launch.rendezvous, &ignored)},
+                       program, *executor, exec);
   }
   const ExecResult result = executor->run(program, exec);
 
@@ -295,8 +305,13 @@ void addLaunchOptions(CLI::App* command, LaunchFlags& flags)
       ->check(CLI::NonNegativeNumber)
       ->group(group);
   command
+      ->add_option("--rendezvous", flags.rendezvous,
+                   "file:PATH: meet through a file on a shared path (rank 0 writes its address "
+                   "there) instead of at MASTER_ADDR:MASTER_PORT")
+      ->group(group);
+  command
       ->add_option("--rendezvous-timeout", flags.rendezvousTimeout,
-                   "Seconds for every rank to reach rank 0 at MASTER_ADDR:MASTER_PORT")
+                   "Seconds for every rank to reach rank 0 (MASTER_ADDR:MASTER_PORT or the file)")
       ->check(CLI::Range(0.1, 86400.0))
       ->capture_default_str()
       ->group(group);

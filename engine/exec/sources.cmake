@@ -48,6 +48,8 @@ list(APPEND cs_engine_area_sources
   exec/launch/wiremessages.h exec/launch/wiremessages.cpp
   exec/launch/tcpchannel.h exec/launch/tcpchannel.cpp
   exec/launch/rendezvous.h exec/launch/rendezvous.cpp
+  exec/launch/runwatcher.h exec/launch/runwatcher.cpp
+  exec/launch/rendezvousfile.h exec/launch/rendezvousfile.cpp
 )
 # The CPU executor runs one thread per (rank, threadblock).
 find_package(Threads REQUIRED)

@@ -7,10 +7,17 @@
 //   CS_FAKE_WRONG_RANK=r   rank r reports 3 wrong elements
 //   CS_FAKE_EXIT_RANK=r    rank r exits abruptly after the id exchange (a rank that dies mid-run)
 //   CS_FAKE_FAIL_RANK=r    rank r fails before the id exchange (as without a usable GPU)
+//   CS_FAKE_BLOCK=1        every rank, after the id exchange, says "rank r is running" on stderr
+//                          and runs until ExecOptions::cancel is set (a collective whose peer
+//                          died: only the rendezvous watcher can stop it)
 
 #include "exec/backendmodule.h"
 
 #include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <thread>
 
 #include <cstdlib>
 #include <string>
@@ -41,6 +48,22 @@ cs::ExecResult failed(std::string message)
   return result;
 }
 
+/// Blocks like a collective waiting for a peer that is gone, until the run is cancelled; returns
+/// what the run loop returns for a cancelled run.
+cs::ExecResult runUntilCancelled(int rank, const std::atomic<bool>* cancel)
+{
+  if (!cancel)
+    return failed("CS_FAKE_BLOCK needs ExecOptions::cancel, and the run has none");
+  std::fprintf(stderr, "rank %d is running\n", rank);
+  std::fflush(stderr);
+  while (!cancel->load())
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  cs::ExecResult result = failed("the run was cancelled after 0 finished launches");
+  result.diagnostics.front().code = "exec.cancelled";
+  result.cancelled = true;
+  return result;
+}
+
 class FakeLaunchExecutor : public cs::Executor
 {
 public:
@@ -63,6 +86,8 @@ public:
       return failed("rank " + std::to_string(rank) + " received another id than rank 0 sent");
     if (rankNamedBy("CS_FAKE_EXIT_RANK", rank))
       _exit(9);
+    if (const char* block = std::getenv("CS_FAKE_BLOCK"); block && std::string(block) == "1")
+      return runUntilCancelled(rank, options.cancel);
     cs::ExecResult result;
     result.status = cs::ExecStatus::Verified;
     result.checked = 1024;

@@ -4,6 +4,7 @@
 //
 //   rendezvouspeer RANK WORLD PORT TIMEOUT_S MODE [PROGRAM]
 //
+// PORT: rank 0's port, or file:PATH to meet through a rendezvous file (rendezvousfile.h).
 // MODE: ok (report "verified"), wrong (report 3 wrong elements), stall (sleep after the id, for
 // the test to kill it), garbage (not a rank: connect and send a frame of 4 GiB, then linger).
 // Rank 0 with PORT 0 prints "port N" first. Every rank prints "id HEX" after the exchange; rank 0
@@ -77,7 +78,11 @@ int main(int argc, char** argv)
   config.host = "127.0.0.1";
   config.rank = rank;
   config.world = std::atoi(argv[2]);
-  config.port = std::atoi(argv[3]);
+  const std::string target = argv[3];
+  if (target.rfind("file:", 0) == 0)
+    config.file = target.substr(5);
+  else
+    config.port = std::atoi(argv[3]);
   config.timeoutSeconds = std::atof(argv[4]);
   config.program = programFingerprint(argc > 6 ? argv[6] : "program");
   if (mode == "garbage")

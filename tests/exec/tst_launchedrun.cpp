@@ -2,11 +2,14 @@
 // processes with the environment mpirun, srun or torchrun would give them, a stand-in NCCL module
 // (fakelaunchbackend.cpp) in place of the real one. Checked: every rank gets rank 0's id, rank 0
 // prints every rank's verdict (text and JSON) and exits with the worst, a rank that dies mid-run
-// makes every other rank exit non-zero with a message naming it, and a wrong world size or a
-// missing MASTER_ADDR is refused before anything starts. No timing is asserted.
+// makes every other rank exit non-zero with a message naming it (also a rank killed, or rank 0,
+// while every rank's run blocks: only the rendezvous watcher stops them), the ranks meet through
+// a rendezvous file, and a wrong world size or
+// a missing MASTER_ADDR is refused before anything starts. No timing is asserted.
 
 #include "support/cli.h"
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -60,13 +63,13 @@ struct Finished {
   QString err;
 };
 
+using Ranks = std::deque<QProcess>;
+
 /// Starts `world` cstudio processes as `launcher` would, with `extra` in their environment.
-std::vector<Finished> runRanks(const QString& launcher, const QString& file, int world,
-                               const QMap<QString, QString>& extra,
-                               const QStringList& arguments = {})
+void startRanks(Ranks& processes, const QString& launcher, const QString& file, int world,
+                const QMap<QString, QString>& extra, const QStringList& arguments)
 {
   const QString port = QString::number(freePort());
-  std::deque<QProcess> processes;
   for (int rank = 0; rank < world; ++rank) {
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     QMap<QString, QString> variables = launcherEnvironment(launcher, rank, world);
@@ -82,15 +85,44 @@ std::vector<Finished> runRanks(const QString& launcher, const QString& file, int
                   QStringList{"run", file, "--backend", "nccl", "--rendezvous-timeout", "20"} +
                       arguments);
   }
+}
+
+/// Waits for every process; `errSoFar[r]`: what rank r wrote on stderr before (already read).
+std::vector<Finished> finishRanks(Ranks& processes, const std::vector<QString>& errSoFar = {})
+{
   std::vector<Finished> finished;
   for (QProcess& process : processes) {
     if (process.state() != QProcess::NotRunning && !process.waitForFinished(kHangGuardMs))
       qFatal("a rank of the launcher run did not finish");
+    const std::size_t r = finished.size();
     finished.push_back({process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
                         QString::fromUtf8(process.readAllStandardOutput()),
-                        QString::fromUtf8(process.readAllStandardError())});
+                        (r < errSoFar.size() ? errSoFar[r] : QString()) +
+                            QString::fromUtf8(process.readAllStandardError())});
   }
   return finished;
+}
+
+std::vector<Finished> runRanks(const QString& launcher, const QString& file, int world,
+                               const QMap<QString, QString>& extra,
+                               const QStringList& arguments = {})
+{
+  Ranks processes;
+  startRanks(processes, launcher, file, world, extra, arguments);
+  return finishRanks(processes);
+}
+
+/// Reads `process`'s stderr into `err` until it contains `text`; false if the process ends or
+/// stays silent for the harness's whole wait first.
+bool waitForStderr(QProcess& process, const QString& text, QString& err)
+{
+  process.setReadChannel(QProcess::StandardError);
+  while (!err.contains(text)) {
+    if (!process.waitForReadyRead(kHangGuardMs))
+      return false;
+    err += QString::fromUtf8(process.readAllStandardError());
+  }
+  return true;
 }
 
 } // namespace
@@ -142,6 +174,20 @@ private slots:
       QCOMPARE(ranks[static_cast<std::size_t>(r)].out, QString());
   }
 
+  void throughARendezvousFile()
+  {
+    // No MASTER_ADDR or MASTER_PORT: rank 0 publishes its address in the file.
+    const QString path = m_dir.filePath("rendezvous");
+    const std::vector<Finished> ranks =
+        runRanks("srun", m_ring, 4, {{"MASTER_ADDR", ""}, {"MASTER_PORT", ""}},
+                 {"--rendezvous", "file:" + path});
+    for (const Finished& rank : ranks)
+      QVERIFY2(rank.exitCode == 0, qPrintable(rank.err));
+    QVERIFY2(ranks[0].out.contains("  verified: 0 wrong of 4096 elements on 4 ranks\n"),
+             qPrintable(ranks[0].out));
+    QVERIFY2(!QFile::exists(path), "rank 0 left its rendezvous file behind");
+  }
+
   void oneRankWrongAsJson()
   {
     const std::vector<Finished> ranks =
@@ -173,8 +219,47 @@ private slots:
     for (int r = 1; r < 3; ++r) {
       const Finished& rank = ranks[static_cast<std::size_t>(r)];
       QCOMPARE(rank.exitCode, 2);
-      QVERIFY2(rank.err.contains("rank 0 stopped the run: rank 3 disconnected during the run"),
-               qPrintable(rank.err));
+      // Rank 0's watcher tells them ("rank 3 disconnected during the run") or, when their run
+      // had already ended, its gather does ("rank 0 stopped the run: rank 3 disconnected …").
+      QVERIFY2(rank.err.contains("rank 3 disconnected during the run"), qPrintable(rank.err));
+    }
+  }
+
+  void aRankDyingDuringTheRun_data()
+  {
+    QTest::addColumn<int>("dead");
+    QTest::newRow("rank 2") << 2;
+    QTest::newRow("rank 0") << 0;
+  }
+  void aRankDyingDuringTheRun()
+  {
+    // Every rank's run blocks until cancelled and the executor's watchdog waits an hour: only
+    // the rendezvous watcher can stop the survivors once a rank is killed in the middle.
+    QFETCH(int, dead);
+    constexpr int kWorld = 4;
+    Ranks processes;
+    startRanks(processes, "mpirun", m_ring, kWorld, {{"CS_FAKE_BLOCK", "1"}},
+               {"--timeout", "3600"});
+    std::vector<QString> err(kWorld);
+    for (int r = 0; r < kWorld; ++r) {
+      const auto at = static_cast<std::size_t>(r);
+      QVERIFY2(waitForStderr(processes[at], QString("rank %1 is running").arg(r), err[at]),
+               qPrintable(QString("rank %1 never reached the run: %2").arg(r).arg(err[at])));
+    }
+    processes[static_cast<std::size_t>(dead)].kill();
+    const std::vector<Finished> ranks = finishRanks(processes, err);
+    QCOMPARE(ranks[static_cast<std::size_t>(dead)].exitCode, -1);
+    for (int r = 0; r < kWorld; ++r) {
+      if (r == dead)
+        continue;
+      const Finished& rank = ranks[static_cast<std::size_t>(r)];
+      QCOMPARE(rank.exitCode, 2);
+      QVERIFY2(
+          rank.err.contains(QString("cstudio run: rank %1: rank %2 disconnected during the run")
+                                .arg(r)
+                                .arg(dead)),
+          qPrintable(rank.err));
+      QCOMPARE(rank.out, QString());
     }
   }
 
@@ -231,6 +316,17 @@ private slots:
         {"run", m_ring, "--backend", "nccl", "--rank", "4", "--world", "4"}, backend);
     QCOMPARE(flags.exitCode, 2);
     QVERIFY(flags.err.contains("rank 4 is not below the world size 4 (from flags)"));
+    QMap<QString, QString> torchrun = launcherEnvironment("torchrun", 1, 4);
+    torchrun.insert(backend);
+    const cs::test::CliRun notAFile = cs::test::cstudio(
+        {"run", m_ring, "--backend", "nccl", "--rendezvous", "tcp:node1:29500"}, torchrun);
+    QCOMPARE(notAFile.exitCode, 2);
+    QVERIFY2(notAFile.err.contains("--rendezvous takes file:PATH"), qPrintable(notAFile.err));
+    const cs::test::CliRun oneProcess =
+        cs::test::cstudio({"run", m_ring, "--backend", "cpu", "--rendezvous", "file:x"});
+    QCOMPARE(oneProcess.exitCode, 2);
+    QVERIFY2(oneProcess.err.contains("--rendezvous apply to --backend nccl only"),
+             qPrintable(oneProcess.err));
   }
 
 private:

@@ -4,6 +4,7 @@
 // are refused with a reason. tst_rendezvous runs the rendezvous itself across processes.
 
 #include "exec/launch/launchenv.h"
+#include "exec/launch/runwatcher.h"
 #include "exec/launch/wiremessages.h"
 
 #include <QTest>
@@ -219,6 +220,30 @@ private slots:
     QCOMPARE(helloBack->hello.program, 0x0123456789abcdefull);
     QCOMPARE(helloBack->hello.world, 4);
     QCOMPARE(helloBack->hello.cannotStart, std::string("no GPU"));
+
+    Message lost;
+    lost.kind = MessageKind::Lost;
+    lost.lostRank = 6;
+    const std::vector<std::byte> lostPayload = payloadOf(encodeMessage(lost));
+    const std::optional<Message> lostBack =
+        decodePayload(lostPayload.data(), lostPayload.size(), &error);
+    QVERIFY2(lostBack, error.c_str());
+    QCOMPARE(lostBack->kind, MessageKind::Lost);
+    QCOMPARE(lostBack->lostRank, 6);
+  }
+
+  void lostRankIsChecked()
+  {
+    // A Lost from rank 0 names a rank the receiver checks against its world size.
+    Message lost;
+    lost.kind = MessageKind::Lost;
+    lost.lostRank = 2;
+    QCOMPARE(lostRankText(lost, 4), std::string("rank 2 disconnected during the run"));
+    for (const int bad : {0, 4, -1}) {
+      lost.lostRank = bad;
+      QCOMPARE(lostRankText(lost, 4), "rank 0 announced that rank " + std::to_string(bad) +
+                                          " went away, but this run has ranks 1 to 3");
+    }
   }
 
   void framesSplitAnywhere()
@@ -282,6 +307,10 @@ private slots:
     QTest::newRow("id shorter than said")
         << QByteArray("\x02\x05\0\0\0ab", 7) << "the message ends inside its id";
     QTest::newRow("trailing bytes") << QByteArray("\x04zz", 3) << "2 unexpected bytes";
+    QTest::newRow("short lost rank")
+        << QByteArray("\x06\x03\0", 3) << "the message ends inside its lost rank";
+    QTest::newRow("lost rank and more")
+        << QByteArray("\x06\x03\0\0\0\x01", 6) << "1 unexpected bytes";
     QTest::newRow("reason too long")
         << QByteArray("\x05\xff\xff\xff\x7f", 5) << "reason is 2147483647 bytes, more than 4096";
   }

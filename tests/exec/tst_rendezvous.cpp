@@ -4,10 +4,14 @@
 // parallel) and prints it; the others connect to it. Checked: every rank gets rank 0's id and
 // rank 0 gathers every verdict; a missing rank, a wrong world size, another program, a rank
 // given twice, a killed rank and a garbage peer each end with the message that names them and a
-// non-zero exit for every rank. No timing is asserted: waits are hang guards only.
+// non-zero exit for every rank. Through a rendezvous file: four ranks meet past a stale file,
+// and a file that never appears or names no port is named at the timeout. No timing is asserted:
+// waits are hang guards only.
 
+#include <QFile>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <deque>
@@ -31,10 +35,13 @@ struct Peer {
 class Ranks
 {
 public:
+  /// Every rank started from now on meets the others through the rendezvous file `path`.
+  void meetThroughFile(const QString& path) { m_target = "file:" + path; }
   /// Starts rank 0 of `world` and waits for the port it listens on.
   int startRoot(int world, double timeout, const QString& mode = "ok")
   {
-    Peer& root = start({"0", QString::number(world), "0", QString::number(timeout), mode});
+    Peer& root = start({"0", QString::number(world), m_target.isEmpty() ? "0" : m_target,
+                        QString::number(timeout), mode});
     while (!root.process->canReadLine()) {
       if (!root.process->waitForReadyRead(kHangGuardMs))
         qFatal("rank 0 printed no port");
@@ -42,15 +49,17 @@ public:
     const QString line = QString::fromUtf8(root.process->readLine()).trimmed();
     if (!line.startsWith("port "))
       qFatal("rank 0 printed '%s' instead of its port", qPrintable(line));
-    m_port = line.mid(5).toInt();
-    return m_port;
+    const int port = line.mid(5).toInt();
+    if (m_target.isEmpty())
+      m_target = QString::number(port);
+    return port;
   }
   /// Starts another rank (or a garbage peer) against rank 0's port.
   Peer& startRank(int rank, int world, double timeout, const QString& mode = "ok",
                   const QString& program = "program")
   {
-    return start({QString::number(rank), QString::number(world), QString::number(m_port),
-                  QString::number(timeout), mode, program});
+    return start({QString::number(rank), QString::number(world), m_target, QString::number(timeout),
+                  mode, program});
   }
   /// Waits for every process (hang guard) and collects its output; returns their exit codes
   /// (-1: crashed or killed).
@@ -79,7 +88,7 @@ private:
     return m_peers.back();
   }
   std::deque<Peer> m_peers; // a deque: the Peer& handed out stay valid
-  int m_port = 0;
+  QString m_target;         ///< rank 0's port, or file:PATH
 };
 
 /// QProcess::waitForFinished() is false for a process that has already ended.
@@ -87,6 +96,12 @@ bool waitForEnd(QProcess& process)
 {
   return process.state() == QProcess::NotRunning || process.waitForFinished(kHangGuardMs) ||
          process.state() == QProcess::NotRunning;
+}
+
+bool writeFile(const QString& path, const QByteArray& contents)
+{
+  QFile file(path);
+  return file.open(QIODevice::WriteOnly) && file.write(contents) == contents.size();
 }
 
 QString idOf(const QString& out)
@@ -120,6 +135,61 @@ private slots:
     QVERIFY(summary.contains("result 2 wrong 3 1024\n"));
     QVERIFY(summary.contains("result 3 verified 0 1024\n"));
     QCOMPARE(summary.count("result "), 4);
+  }
+
+  void throughAFileLeftStaleByAnEarlierJob()
+  {
+    // The other ranks start first and find a file naming a port nobody listens on (a job that
+    // ended; port 1, tcpmux, is served nowhere today); they read it again after each refusal
+    // until rank 0 replaces it.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath("rendezvous");
+    QVERIFY(writeFile(path, "127.0.0.1 1\n"));
+    Ranks ranks;
+    ranks.meetThroughFile(path);
+    for (int r = 1; r < 4; ++r)
+      ranks.startRank(r, 4, 20);
+    ranks.startRoot(4, 20);
+    QCOMPARE(ranks.finish(), (std::vector<int>{0, 0, 0, 0}));
+    const QString id = idOf(ranks.peer(3).out);
+    QCOMPARE(id.size(), 256);
+    for (int i = 0; i < 3; ++i)
+      QCOMPARE(idOf(ranks.peer(i).out), id);
+    QCOMPARE(ranks.peer(3).out.count("result "), 4);
+    QVERIFY2(!QFile::exists(path), "rank 0 left its rendezvous file behind");
+  }
+
+  void withoutRankZeroTheFileIsNamed_data()
+  {
+    QTest::addColumn<QByteArray>("contents"); ///< null: no file at all
+    QTest::addColumn<QString>("expected");    ///< PATH stands for the file's path
+    QTest::newRow("never appears") << QByteArray() << "the rendezvous file PATH never appeared";
+    QTest::newRow("port out of range")
+        << QByteArray("node1 99999\n") << "PATH names port '99999', not a number from 1 to 65535";
+    QTest::newRow("no port") << QByteArray("node1\n")
+                             << "PATH does not say \"HOST PORT\" on one line";
+    QTest::newRow("stale") << QByteArray("127.0.0.1 1\n")
+                           << "could not reach rank 0 at 127.0.0.1:1 before the timeout: "
+                              "Connection refused (as PATH says; a file left by an earlier job?)";
+  }
+  void withoutRankZeroTheFileIsNamed()
+  {
+    QFETCH(QByteArray, contents);
+    QFETCH(QString, expected);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath("rendezvous");
+    if (!contents.isNull())
+      QVERIFY(writeFile(path, contents));
+    Ranks ranks;
+    ranks.meetThroughFile(path);
+    ranks.startRank(1, 2, 1);
+    QCOMPARE(ranks.finish(), (std::vector<int>{1}));
+    QVERIFY2(ranks.peer(0).err.contains("timed out waiting for rank 0 through the rendezvous "
+                                        "file: " +
+                                        QString(expected).replace("PATH", path)),
+             qPrintable(ranks.peer(0).err));
   }
 
   void missingRankTimesOutNamingIt()

@@ -160,7 +160,8 @@ MasterParse parseMasterEndpoint(const Environment& environment)
     return {std::nullopt,
             std::string("MASTER_ADDR and MASTER_PORT must be set to the address and port where "
                         "rank 0 listens for the rendezvous (torchrun sets them; under mpirun or "
-                        "srun export them)")};
+                        "srun export them, or meet through a shared file with --rendezvous "
+                        "file:PATH)")};
   const std::optional<int> number = wholeNumber(port->second, 65535);
   if (!number || *number == 0)
     return {std::nullopt,

@@ -1,6 +1,7 @@
 #include "rendezvous.h"
 
 #include <poll.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -42,13 +43,43 @@ std::unique_ptr<Rendezvous> Rendezvous::start(const RendezvousConfig& config, st
 {
   std::unique_ptr<Rendezvous> rendezvous(new Rendezvous(config));
   rendezvous->m_port = config.port;
-  if (config.rank == 0) {
-    rendezvous->m_listener = listenOn(config.host, config.port, error);
-    if (!rendezvous->m_listener)
-      return nullptr;
-    rendezvous->m_port = rendezvous->m_listener->port;
-  }
+  if (config.rank == 0 && !rendezvous->listen(error))
+    return nullptr;
   return rendezvous;
+}
+
+bool Rendezvous::listen(std::string* error)
+{
+  if (m_config.file.empty()) {
+    m_listener = listenOn(m_config.host, m_config.port, error);
+    if (!m_listener)
+      return false;
+    m_port = m_listener->port;
+    return true;
+  }
+  // The host name's address, never every interface; the port is the system's pick, so that
+  // jobs sharing a node never collide.
+  const std::optional<std::string> host = localHostName(error);
+  if (!host || !(m_listener = listenOn(*host, 0, error)))
+    return false;
+  m_port = m_listener->port;
+  const FileEndpoint endpoint{m_listener->address, m_port};
+  if (!publishEndpoint(m_config.file, endpoint, error))
+    return false;
+  m_published = endpoint;
+  return true;
+}
+
+Rendezvous::~Rendezvous()
+{
+  if (!m_published)
+    return;
+  bool missing = false;
+  std::string ignored;
+  // A later job may have published its own in the meantime: only this job's file goes.
+  const std::optional<FileEndpoint> current = readEndpoint(m_config.file, &missing, &ignored);
+  if (current && current->host == m_published->host && current->port == m_published->port)
+    ::unlink(m_config.file.c_str());
 }
 
 Clock::time_point Rendezvous::deadline() const
@@ -223,7 +254,8 @@ std::optional<std::vector<std::byte>> Rendezvous::joinId(const std::string& cann
   const Clock::time_point until = deadline();
   const Clock::time_point idUntil = until + std::chrono::duration_cast<Clock::duration>(
                                                 std::chrono::duration<double>(kReportGrace));
-  m_root = connectWithRetry(m_config.host, m_config.port, until, error);
+  m_root = m_config.file.empty() ? connectWithRetry(m_config.host, m_config.port, until, error)
+                                 : connectThroughFile(m_config.file, until, error);
   if (!m_root)
     return std::nullopt;
   Message hello;
@@ -251,8 +283,10 @@ std::optional<Message> Rendezvous::awaitRoot(MessageKind expected, Clock::time_p
   case Connection::Read::Message:
     if (reply.kind == expected)
       return reply;
-    *error = reply.kind == MessageKind::Stop
-                 ? "rank 0 stopped the run: " + reply.text
+    // Lost: rank 0's watcher saw a rank go away while this one had already finished its run.
+    *error = reply.kind == MessageKind::Stop ? "rank 0 stopped the run: " + reply.text
+             : reply.kind == MessageKind::Lost
+                 ? lostRankText(reply, m_config.world)
                  : "rank 0 sent message kind " + std::to_string(static_cast<int>(reply.kind)) +
                        " instead of " + awaited.what;
     return std::nullopt;
@@ -268,6 +302,25 @@ std::optional<Message> Rendezvous::awaitRoot(MessageKind expected, Clock::time_p
   }
   *error = "rank 0 at " + m_root->peer() + " sent a malformed message: " + m_root->error();
   return std::nullopt;
+}
+
+std::unique_ptr<RunWatcher> Rendezvous::watch(std::atomic<bool>& cancel, std::string* error)
+{
+  if (m_config.rank != 0) {
+    if (!m_root) {
+      *error = "this rank did not receive the id";
+      return nullptr;
+    }
+    return RunWatcher::watchRoot(*m_root, m_config.world, cancel, error);
+  }
+  if (m_ranks.size() < static_cast<std::size_t>(m_config.world)) {
+    *error = "not every rank received the id";
+    return nullptr;
+  }
+  std::vector<Connection*> ranks;
+  for (int r = 0; r < m_config.world; ++r)
+    ranks.push_back(m_ranks[static_cast<std::size_t>(r)].get());
+  return RunWatcher::watchRanks(std::move(ranks), cancel, error);
 }
 
 std::optional<std::vector<RankReport>> Rendezvous::gather(const RankReport& mine,

@@ -4,13 +4,17 @@
 // at MASTER_ADDR:MASTER_PORT, every other rank connects and says hello (protocol, rank, world, a
 // fingerprint of its program file); rank 0 checks the hellos and sends every rank the same opaque
 // id (NCCL's unique id), or a Stop naming what is wrong. The connections stay open for the run:
-// after its share of the collective every rank sends a RankReport, rank 0 gathers them and answers
-// Done; a rank that disconnects makes rank 0 send Stop to the others, so every process exits with
-// a clear message instead of hanging. Every wait is bounded by the configured timeout.
+// while the collective runs a watcher (watch(), runwatcher.h) cancels every survivor's run as
+// soon as a rank's connection drops; after its share of the collective every rank sends a
+// RankReport, rank 0 gathers them and answers Done; a rank that disconnects makes rank 0 send Stop
+// to the others, so every process exits with a clear message instead of hanging. Every wait is
+// bounded by the configured timeout.
 //
-// Where to start when changing it: exchangeId() and gather() are the two meeting points; the
-// wire format is wiremessages.h, the sockets tcpchannel.h.
+// Where to start when changing it: exchangeId(), watch() and gather() are the three meeting
+// points; the wire format is wiremessages.h, the sockets tcpchannel.h.
 
+#include "rendezvousfile.h"
+#include "runwatcher.h"
 #include "tcpchannel.h"
 #include "wiremessages.h"
 
@@ -25,6 +29,9 @@ namespace cs::launch {
 struct RendezvousConfig {
   std::string host; ///< MASTER_ADDR
   int port = 0;     ///< MASTER_PORT; 0 lets rank 0's system pick one (tests; see port())
+  /// Non-empty: meet through this file instead of host and port (rendezvousfile.h): rank 0
+  /// listens on its host name's address and publishes it there, the others read it.
+  std::string file;
   int rank = 0;
   int world = 1;
   std::uint64_t program = 0; ///< programFingerprint() of the program file
@@ -40,6 +47,11 @@ public:
   /// Rank 0 starts listening at once (so that the others' retries find it); other ranks only
   /// remember the configuration. nullptr with `error` when rank 0 cannot listen.
   static std::unique_ptr<Rendezvous> start(const RendezvousConfig& config, std::string* error);
+
+  /// Rank 0 removes the rendezvous file it published, if the file still names it.
+  ~Rendezvous();
+  Rendezvous(const Rendezvous&) = delete;
+  Rendezvous& operator=(const Rendezvous&) = delete;
 
   /// The port rank 0 listens on (the system's pick when the configuration said 0).
   int port() const { return m_port; }
@@ -58,6 +70,12 @@ public:
   /// something else; rank 0 then sends Stop with that reason to the others.
   std::optional<std::vector<RankReport>> gather(const RankReport& mine, std::string* error);
 
+  /// After exchangeId() succeeded, while this process runs its rank: watches the connections on
+  /// a thread (runwatcher.h) and sets `cancel` when a rank goes away, rank 0 stops the run or
+  /// (on rank 0) a rank disconnects before its report. stop() the watcher before gather().
+  /// nullptr with `error` when there is nothing to watch or the thread cannot start.
+  std::unique_ptr<RunWatcher> watch(std::atomic<bool>& cancel, std::string* error);
+
   /// Other ranks, when they failed before the id exchange: join with a hello that says why, so
   /// that rank 0 stops every rank (none waits for this one inside NCCL). Returns rank 0's answer
   /// ("rank 0 stopped the run: rank 2 could not start: …") or why it could not be reached.
@@ -70,6 +88,9 @@ public:
 
 private:
   explicit Rendezvous(const RendezvousConfig& config) : m_config(config) {}
+  /// Rank 0: listens where the configuration says (or, with a file, on its host name's address
+  /// and publishes it); false with `error`.
+  bool listen(std::string* error);
   Clock::time_point deadline() const;
   std::optional<std::vector<std::byte>> serveId(const std::vector<std::byte>& id,
                                                 std::string* error);
@@ -98,6 +119,8 @@ private:
   RendezvousConfig m_config;
   std::optional<Listener> m_listener;
   int m_port = 0;
+  /// Rank 0: what it wrote to the rendezvous file (to remove only its own at the end).
+  std::optional<FileEndpoint> m_published;
   /// Rank 0: the connection of each rank (index = rank; null for rank 0 and the absent).
   std::vector<std::unique_ptr<Connection>> m_ranks;
   /// Rank 0: connections accepted whose hello has not arrived yet.

@@ -12,6 +12,7 @@
 #include <sys/socket.h>
 #include <thread>
 #include <unistd.h>
+#include <utility>
 
 namespace cs::launch {
 
@@ -45,7 +46,7 @@ bool resolve(const std::string& host, int port, AddressList& list, std::string* 
   const std::string service = std::to_string(port);
   const int code = getaddrinfo(host.c_str(), service.c_str(), &hints, &list.first);
   if (code != 0) {
-    *error = "cannot resolve MASTER_ADDR '" + host + "': " + gai_strerror(code);
+    *error = "cannot resolve '" + host + "': " + gai_strerror(code);
     return false;
   }
   return true;
@@ -57,31 +58,37 @@ bool makeNonBlocking(int fd)
   return flags >= 0 && fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0;
 }
 
-std::string peerName(const sockaddr_storage& address)
+/// The numeric address and port of `address` ({"", 0} for a family other than IPv4 and IPv6).
+std::pair<std::string, int> numericEndpoint(const sockaddr_storage& address)
 {
   char text[INET6_ADDRSTRLEN] = {};
-  int port = 0;
   if (address.ss_family == AF_INET) {
     const auto* v4 = reinterpret_cast<const sockaddr_in*>(&address);
     inet_ntop(AF_INET, &v4->sin_addr, text, sizeof text);
-    port = ntohs(v4->sin_port);
-  } else if (address.ss_family == AF_INET6) {
+    return {text, ntohs(v4->sin_port)};
+  }
+  if (address.ss_family == AF_INET6) {
     const auto* v6 = reinterpret_cast<const sockaddr_in6*>(&address);
     inet_ntop(AF_INET6, &v6->sin6_addr, text, sizeof text);
-    port = ntohs(v6->sin6_port);
+    return {text, ntohs(v6->sin6_port)};
   }
-  return endpointText(text, port);
+  return {{}, 0};
 }
 
-int boundPort(int fd)
+std::string peerName(const sockaddr_storage& address)
+{
+  const auto [host, port] = numericEndpoint(address);
+  return endpointText(host, port);
+}
+
+/// The numeric address and the port `fd` is bound to ({"", 0} when the system cannot say).
+std::pair<std::string, int> boundEndpoint(int fd)
 {
   sockaddr_storage address{};
   socklen_t size = sizeof address;
   if (getsockname(fd, reinterpret_cast<sockaddr*>(&address), &size) != 0)
-    return 0;
-  if (address.ss_family == AF_INET6)
-    return ntohs(reinterpret_cast<const sockaddr_in6*>(&address)->sin6_port);
-  return ntohs(reinterpret_cast<const sockaddr_in*>(&address)->sin_port);
+    return {{}, 0};
+  return numericEndpoint(address);
 }
 
 /// One connection attempt to one resolved address; the socket, or an invalid handle and errno.
@@ -152,8 +159,8 @@ std::optional<Listener> listenOn(const std::string& host, int port, std::string*
       code = errno;
       continue;
     }
-    const int bound = boundPort(socket.fd());
-    return Listener{std::move(socket), bound};
+    auto [boundHost, boundPort] = boundEndpoint(socket.fd());
+    return Listener{std::move(socket), boundPort, std::move(boundHost)};
   }
   *error = "rank 0 cannot listen on " + endpointText(host, port) + ": " + systemError(code);
   return std::nullopt;

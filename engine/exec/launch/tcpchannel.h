@@ -38,7 +38,8 @@ private:
 /// Rank 0's listening socket.
 struct Listener {
   SocketHandle socket;
-  int port = 0; ///< the bound port (the one asked for, or the system's pick for port 0)
+  int port = 0;        ///< the bound port (the one asked for, or the system's pick for port 0)
+  std::string address; ///< the bound address, numeric ("10.0.0.5", "fd00::5")
 };
 
 /// Listens on the address `host` resolves to (never the wildcard unless `host` is 0.0.0.0 or ::

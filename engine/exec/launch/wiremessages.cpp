@@ -153,6 +153,9 @@ std::vector<std::byte> encodeMessage(const Message& message)
   case MessageKind::Stop:
     writer.text(message.text);
     break;
+  case MessageKind::Lost:
+    writer.u32(static_cast<std::uint32_t>(message.lostRank));
+    break;
   }
   return writer.framed();
 }
@@ -181,6 +184,9 @@ std::optional<Message> decodePayload(const std::byte* data, std::size_t size, st
     break;
   case MessageKind::Stop:
     message.text = reader.text("reason");
+    break;
+  case MessageKind::Lost:
+    message.lostRank = static_cast<std::int32_t>(reader.little(4, "lost rank"));
     break;
   default:
     if (error)

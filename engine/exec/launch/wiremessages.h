@@ -16,7 +16,7 @@
 namespace cs::launch {
 
 /// Bumped when a message changes: ranks of different builds then refuse each other by name.
-inline constexpr std::uint32_t kRendezvousProtocol = 1;
+inline constexpr std::uint32_t kRendezvousProtocol = 2;
 inline constexpr std::size_t kMaxFrameBytes = 64 * 1024;
 inline constexpr std::size_t kMaxTextBytes = 4096;
 inline constexpr std::size_t kMaxIdBytes = 1024; ///< NCCL's unique id is 128 bytes
@@ -27,6 +27,7 @@ enum class MessageKind : std::uint8_t {
   Report = 3, ///< rank → 0: how my share of the run went (RankReport)
   Done = 4,   ///< 0 → rank: every report arrived; exit with your own verdict
   Stop = 5,   ///< 0 → rank: the run failed (the text says why); exit non-zero
+  Lost = 6,   ///< 0 → rank, during the run: rank `lostRank` went away; cancel and exit non-zero
 };
 
 struct Hello {
@@ -56,6 +57,8 @@ struct Message {
   std::vector<std::byte> id;
   RankReport report;
   std::string text; ///< Stop's reason
+  /// Lost's rank; the receiver checks it against the world size (decoding cannot know it).
+  std::int32_t lostRank = 0;
 };
 
 /// The frame (length prefix included) that carries `message`.
