@@ -101,12 +101,7 @@ std::vector<Diagnostic> residencyFindings(const Program& program, const LowerOpt
   check.dialect = lower.dialect;
   check.gpu = lower.gpu;
   check.semantic = false;
-  std::vector<Diagnostic> found;
-  for (Diagnostic& d : checkProgram(program, check)) {
-    if (d.code.starts_with("limit.residency"))
-      found.push_back(std::move(d));
-  }
-  return found;
+  return checkResidencyOnly(program, check);
 }
 
 /// Lowers the generated schedule for the chosen runtime and writes the MSCCL XML; a refusal

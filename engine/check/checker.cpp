@@ -20,6 +20,15 @@ bool executable(const Diagnostics& diagnostics)
       });
 }
 
+/// Errors first, then warnings, then infos; passes keep their own order within a severity.
+std::vector<Diagnostic> errorsFirst(std::vector<Diagnostic> result)
+{
+  std::stable_sort(result.begin(), result.end(), [](const Diagnostic& a, const Diagnostic& b) {
+    return static_cast<int>(a.severity) > static_cast<int>(b.severity);
+  });
+  return result;
+}
+
 } // namespace
 
 std::vector<Diagnostic> checkProgram(const Program& program, const CheckOptions& options)
@@ -41,12 +50,14 @@ std::vector<Diagnostic> checkProgram(const Program& program, const CheckOptions&
                "deadlock, race and postcondition checks were skipped because the program is not "
                "structurally sound; fix the errors above first");
   }
-  std::vector<Diagnostic> result = out.take();
-  // Errors first, then warnings, then infos; passes keep their own order within a severity.
-  std::stable_sort(result.begin(), result.end(), [](const Diagnostic& a, const Diagnostic& b) {
-    return static_cast<int>(a.severity) > static_cast<int>(b.severity);
-  });
-  return result;
+  return errorsFirst(out.take());
+}
+
+std::vector<Diagnostic> checkResidencyOnly(const Program& program, const CheckOptions& options)
+{
+  Diagnostics out;
+  passes::checkResidency(program, options, out);
+  return errorsFirst(out.take());
 }
 
 } // namespace cs

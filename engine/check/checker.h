@@ -31,6 +31,11 @@ struct CheckOptions {
 /// Never throws on any Program, however malformed (the reader's output on fuzzed input included).
 std::vector<Diagnostic> checkProgram(const Program& program, const CheckOptions& options);
 
+/// Only the residency pass (limit.residency*): whether each rank's threadblocks can be resident
+/// at once on options.gpu. Generating a program asks just this; the full check of a 1,024-rank
+/// program is a tenth of generating it.
+std::vector<Diagnostic> checkResidencyOnly(const Program& program, const CheckOptions& options);
+
 } // namespace cs
 
 namespace cs {

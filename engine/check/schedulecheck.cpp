@@ -2,7 +2,9 @@
 #include "schedulestates.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <unordered_set>
+#include <vector>
 
 namespace cs {
 
@@ -134,17 +136,53 @@ void checkRoot(const Schedule& schedule, ScheduleReport& report)
 
 namespace detail {
 
+namespace {
+
+/// Transfer ids seen so far: a flag per id where ids are dense (generators number them 0, 1,
+/// …), a hash set otherwise. A node per id was a tenth of checking a 1,024-rank schedule.
+class IdSet
+{
+public:
+  explicit IdSet(const std::vector<Transfer>& transfers)
+  {
+    int largest = -1;
+    for (const Transfer& t : transfers)
+      largest = std::max(largest, t.id);
+    const std::size_t denseLimit = 4 * transfers.size() + 1024;
+    if (largest >= 0 && static_cast<std::size_t>(largest) < denseLimit)
+      m_dense.assign(static_cast<std::size_t>(largest) + 1, 0);
+    else
+      m_sparse.reserve(transfers.size());
+  }
+  /// False when `id` was inserted before. Ids are non-negative.
+  bool insert(int id)
+  {
+    const auto index = static_cast<std::size_t>(id);
+    if (index < m_dense.size()) {
+      const bool fresh = m_dense[index] == 0;
+      m_dense[index] = 1;
+      return fresh;
+    }
+    return m_sparse.insert(id).second;
+  }
+
+private:
+  std::vector<std::uint8_t> m_dense;
+  std::unordered_set<int> m_sparse;
+};
+
+} // namespace
+
 std::vector<std::size_t> executableTransfers(const Schedule& schedule,
                                              const ScheduleGeometry& geometry,
                                              ScheduleReport& report)
 {
-  std::unordered_set<int> ids;
-  ids.reserve(schedule.transfers.size());
+  IdSet ids(schedule.transfers);
   std::vector<std::size_t> order;
   order.reserve(schedule.transfers.size());
   for (std::size_t i = 0; i < schedule.transfers.size(); ++i) {
     const Transfer& t = schedule.transfers[i];
-    if (t.id < 0 || !ids.insert(t.id).second) {
+    if (t.id < 0 || !ids.insert(t.id)) {
       report.add(Severity::Error, "schedule.duplicate-id",
                  t.id < 0 ? "a transfer has the negative id " + std::to_string(t.id)
                           : "two transfers have the id #" + std::to_string(t.id),
@@ -153,11 +191,17 @@ std::vector<std::size_t> executableTransfers(const Schedule& schedule,
     if (checkTransfer(schedule, geometry, t, report))
       order.push_back(i);
   }
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+  // By step, then id, then place in the list (a total order, so a list that generators already
+  // wrote in that order, the usual case, needs no sort).
+  const auto before = [&](std::size_t a, std::size_t b) {
     const Transfer& x = schedule.transfers[a];
     const Transfer& y = schedule.transfers[b];
-    return x.step != y.step ? x.step < y.step : x.id < y.id;
-  });
+    if (x.step != y.step)
+      return x.step < y.step;
+    return x.id != y.id ? x.id < y.id : a < b;
+  };
+  if (!std::is_sorted(order.begin(), order.end(), before))
+    std::sort(order.begin(), order.end(), before);
   return order;
 }
 

@@ -108,28 +108,34 @@ ValueId ValueStore::combine(ValueId a, ValueId b)
 void ValueStore::storeMerged(const Node& a, const Node& b)
 {
   // Make room first: the merge reads from the same vector it appends to. Grow geometrically;
-  // an exact reserve here would reallocate on every union.
-  const std::size_t needed = m_entries.size() + a.size + b.size;
+  // an exact reserve here would reallocate on every union. The merge then writes through
+  // pointers: a push_back per entry (a capacity check each) was most of a 1,024-rank check.
+  const std::size_t begin = m_entries.size();
+  const std::size_t needed = begin + a.size + b.size;
   if (needed > m_entries.capacity())
     m_entries.reserve(std::max(needed, 2 * m_entries.capacity()));
-  std::uint32_t i = a.begin;
-  std::uint32_t j = b.begin;
-  const std::uint32_t iEnd = a.begin + a.size;
-  const std::uint32_t jEnd = b.begin + b.size;
-  while (i < iEnd || j < jEnd) {
-    if (j >= jEnd || (i < iEnd && m_entries[i].token < m_entries[j].token)) {
-      m_entries.push_back(m_entries[i++]);
-    } else if (i >= iEnd || m_entries[j].token < m_entries[i].token) {
-      m_entries.push_back(m_entries[j++]);
+  m_entries.resize(needed);
+  const TokenCount* i = m_entries.data() + a.begin;
+  const TokenCount* j = m_entries.data() + b.begin;
+  const TokenCount* const iEnd = i + a.size;
+  const TokenCount* const jEnd = j + b.size;
+  TokenCount* out = m_entries.data() + begin;
+  while (i < iEnd && j < jEnd) {
+    if (i->token < j->token) {
+      *out++ = *i++;
+    } else if (j->token < i->token) {
+      *out++ = *j++;
     } else {
-      const std::uint64_t sum = std::uint64_t{m_entries[i].count} + m_entries[j].count;
-      const std::uint32_t count = static_cast<std::uint32_t>(
-          std::min<std::uint64_t>(sum, std::numeric_limits<std::uint32_t>::max()));
-      m_entries.push_back({m_entries[i].token, count});
+      const std::uint64_t sum = std::uint64_t{i->count} + j->count;
+      *out++ = {i->token, static_cast<std::uint32_t>(std::min<std::uint64_t>(
+                              sum, std::numeric_limits<std::uint32_t>::max()))};
       ++i;
       ++j;
     }
   }
+  out = std::copy(i, iEnd, out);
+  out = std::copy(j, jEnd, out);
+  m_entries.resize(static_cast<std::size_t>(out - m_entries.data()));
 }
 
 std::vector<TokenCount> ValueStore::expand(ValueId value) const

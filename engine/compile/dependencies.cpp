@@ -5,6 +5,7 @@
 #include "lowerplan_p.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <map>
 #include <unordered_map>
@@ -16,6 +17,51 @@ namespace {
 struct SlotState {
   int lastWriter = -1;
   std::vector<int> readers; ///< since the last write
+};
+
+/// The state of each memory slot of one rank in one call mode: flat arrays by allocation and
+/// chunk (a hash node per chunk was most of the allocations of lowering 1,024 ranks), cleared
+/// slot by slot between ranks so that the readers' storage is reused.
+class SlotTable
+{
+public:
+  SlotState& operator[](MemorySlot slot)
+  {
+    std::vector<SlotState>& slots = m_slots[static_cast<std::size_t>(slot.memory)];
+    if (slot.index < 0 || slot.index >= kDenseLimit)
+      return m_sparse[slot];
+    const auto index = static_cast<std::size_t>(slot.index);
+    if (index >= slots.size())
+      slots.resize(index + 1);
+    SlotState& state = slots[index];
+    if (state.lastWriter == -1 && state.readers.empty())
+      m_touched.push_back(slot);
+    return state;
+  }
+  void clear()
+  {
+    for (const MemorySlot slot : m_touched) {
+      SlotState& state =
+          m_slots[static_cast<std::size_t>(slot.memory)][static_cast<std::size_t>(slot.index)];
+      state.lastWriter = -1;
+      state.readers.clear();
+    }
+    m_touched.clear();
+    m_sparse.clear();
+  }
+
+private:
+  static constexpr int kDenseLimit = 1 << 24;
+  struct SlotHash {
+    std::size_t operator()(MemorySlot slot) const
+    {
+      return std::hash<std::int64_t>()((static_cast<std::int64_t>(slot.memory) << 32) ^
+                                       static_cast<std::uint32_t>(slot.index));
+    }
+  };
+  std::array<std::vector<SlotState>, kBufferCount> m_slots;
+  std::vector<MemorySlot> m_touched; ///< slots that may hold state, cleared by clear()
+  std::unordered_map<MemorySlot, SlotState, SlotHash> m_sparse;
 };
 
 struct Range {
@@ -50,9 +96,10 @@ std::vector<std::map<int, int>> hazards(const Plan& plan, const std::vector<int>
   std::vector<std::map<int, int>> waits(plan.ops.size()); // target tb → target op
   std::vector<Range> reads;
   std::vector<Range> writes;
+  SlotTable slots;
   for (const auto& ops : perRank) {
     for (CallMode mode : plan.modes) {
-      std::unordered_map<std::uint64_t, SlotState> slots;
+      slots.clear();
       for (int index : ops) {
         const Op& op = plan.ops[static_cast<std::size_t>(index)];
         auto& wait = waits[static_cast<std::size_t>(index)];
@@ -68,8 +115,7 @@ std::vector<std::map<int, int>> hazards(const Plan& plan, const std::vector<int>
             latest = other;
         };
         const auto slotKey = [&](Buffer buffer, int chunk) {
-          const MemorySlot m = memorySlot(plan.skeleton, op.rank, buffer, chunk, mode);
-          return (static_cast<std::uint64_t>(m.memory) << 32) | static_cast<std::uint32_t>(m.index);
+          return memorySlot(plan.skeleton, op.rank, buffer, chunk, mode);
         };
         accesses(op, reads, writes);
         for (const Range& r : reads)
