@@ -12,7 +12,7 @@
 
 #include "document/document.h"
 
-#include "catalogue/catalogue.h"
+#include "support/topologycanvas.h"
 
 #include <QAction>
 #include <QTest>
@@ -30,12 +30,7 @@ namespace {
 struct Canvas {
   Canvas(int ranks, const QString& preset)
   {
-    DocumentState state;
-    state.design.schedule = *generateAlgorithm("ring-allreduce", {.ranks = ranks}).schedule;
-    document.reset(state, {});
-    view = std::make_unique<TopologyView>(&document);
-    view->resize(1000, 700);
-    view->show();
+    view = test::showRingCanvas(document, ranks);
     QVERIFY(QTest::qWaitForWindowExposed(view.get()));
     QVERIFY(view->loadPreset(preset));
     view->zoomToFit();

@@ -16,9 +16,9 @@
 #include "document/document.h"
 #include "style/rankpalette.h"
 
-#include "catalogue/catalogue.h"
 #include "model/topologypresets.h"
 #include "support/files.h"
+#include "support/topologycanvas.h"
 
 #include <QApplication>
 #include <QMenu>
@@ -71,12 +71,7 @@ void wheel(QWidget* widget, const QPoint& pos, int angle, Qt::KeyboardModifiers 
 struct Canvas {
   explicit Canvas(int ranks = 4)
   {
-    DocumentState state;
-    state.design.schedule = *generateAlgorithm("ring-allreduce", {.ranks = ranks}).schedule;
-    document.reset(state, {});
-    view = std::make_unique<TopologyView>(&document);
-    view->resize(1000, 700);
-    view->show();
+    view = test::showRingCanvas(document, ranks);
     view->activateWindow();
     QVERIFY(QTest::qWaitForWindowActive(view.get()));
     view->setFocus();
