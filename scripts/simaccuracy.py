@@ -114,15 +114,15 @@ def published(binary, xml):
 
 
 def host_topology(path, ranks):
-    """The CPU executor's host as a topology: every rank on one half-duplex link to a hub, so a
-    rank's sends and receives share its link as its threads share the host's cores. The
-    calibration adds the host's aggregate bandwidth that all ranks share (docs/simulator.md
-    §5.1)."""
+    """The CPU executor's host as a topology: every rank on one duplex link to a hub, each
+    direction a thread's rate (the receiver's thread does a transfer's copy; a rank's sends and
+    receives are different threads). The calibration adds the host's aggregate bandwidth that all
+    ranks share (docs/simulator.md §5.1)."""
     nodes = [{"id": r, "kind": "gpu", "name": f"rank{r}", "rank": r, "x": 0, "y": 0}
              for r in range(ranks)]
     nodes.append({"id": ranks, "kind": "nvswitch", "name": "host", "rank": -1, "x": 0, "y": 0})
     links = [{"id": r, "a": r, "b": ranks, "kind": "nvlink", "bandwidth_GBps": 1,
-              "latency_us": 0, "duplex": False} for r in range(ranks)]
+              "latency_us": 0, "duplex": True} for r in range(ranks)]
     with open(path, "w") as out:
         json.dump({"format": "collective-studio-topology", "version": 1,
                    "name": f"cpu-host-{ranks}", "nodes": nodes, "links": links}, out)
@@ -146,10 +146,11 @@ def cpu_table(binary, workdir, iters):
     with open(calibration) as data:
         fit = json.load(data)
     link = fit["links"][0]
-    print(f"Calibration ({fit['pairs']} probe pairs at once): α {link['alpha_us']:.1f} µs, "
-          f"β {link['beta_GBps']:.3f} GB/s per connection; copy {fit['copy_GBps']:.3f} GB/s, "
-          f"reduce {fit['reduce_GBps']:.3f} GB/s; shared host {fit.get('host_GBps', 0):.3f} "
-          f"GB/s, fused reduction {fit.get('fused_reduce_GBps', 0):.3f} GB/s.\n")
+    print(f"Calibration: one connection alone α {link['alpha_us']:.1f} µs, β "
+          f"{link['beta_GBps']:.3f} GB/s; one thread's copy {fit['copy_GBps']:.3f} GB/s, reduce "
+          f"{fit['reduce_GBps']:.3f} GB/s; shared host {fit.get('host_GBps', 0):.3f} GB/s "
+          f"({fit['pairs']} pairs at once), fused reduction "
+          f"{fit.get('fused_reduce_GBps', 0):.3f} GB/s.\n")
     print(f"Each algorithm: {iters} timed runs after one warm-up; the error is against the "
           "fastest run (the sweep keeps the fastest of its runs too), the median beside it.\n")
     print("| algorithm | measured (fastest) | measured (median) | simulated | error |")

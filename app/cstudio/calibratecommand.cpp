@@ -75,9 +75,10 @@ bool parseSizes(const std::string& text, CalibrationSweepOptions& sweep)
 
 void printFit(const Calibration& calibration)
 {
-  std::cout << "calibration of " << calibration.backend << " for " << calibration.topology << " ("
-            << calibration.pairs << " probe pairs at once) on " << calibration.host << ", "
-            << calibration.date << "\n\n";
+  std::cout << "calibration of " << calibration.backend << " for " << calibration.topology;
+  if (calibration.hostGBps > 0)
+    std::cout << " (host probe: " << calibration.pairs << " pairs at once)";
+  std::cout << " on " << calibration.host << ", " << calibration.date << "\n\n";
   char line[160];
   std::snprintf(line, sizeof line, "  %-8s  %10s  %10s  %4s\n", "probe", "alpha_us", "beta_GBps",
                 "hops");
@@ -179,7 +180,8 @@ Runner addCalibrateCommand(CLI::App& app)
       ->capture_default_str();
   command
       ->add_option("--pairs", options->pairs,
-                   "Probe pairs run at once (default: half the topology's ranks, all busy)")
+                   "CPU only: pairs of the host probe run at once (default: half the "
+                   "topology's ranks, all busy)")
       ->check(CLI::Range(1, 512));
   command->add_option("--iters", options->iterations, "Timed runs per point (the fastest counts)")
       ->check(CLI::Range(1, 1000))

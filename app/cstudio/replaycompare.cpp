@@ -4,6 +4,7 @@
 #include "commands.h"
 #include "output.h"
 
+#include "exec/plan/sendcopies.h"
 #include "replay/comparison.h"
 #include "replay/designedrun.h"
 
@@ -76,7 +77,8 @@ std::optional<replay::ReplayIndex> designedIndex(const Program& program, const T
   const std::optional<Calibration> fit = loadCalibration(calibration, library, command);
   if (!fit)
     return std::nullopt;
-  replay::DesignedRun designed = replay::simulateDesigned(program, *topology, &*fit, bytes);
+  replay::DesignedRun designed = replay::simulateDesigned(
+      program, *topology, &*fit, bytes, plan::calibratedSendCopies(&*fit, program, bytes));
   if (!designed.trace) {
     std::cerr << command << ": --calibration " << calibration << ": " << designed.error << '\n';
     return std::nullopt;

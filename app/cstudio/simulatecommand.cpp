@@ -5,6 +5,7 @@
 
 #include "simbench.h"
 
+#include "exec/plan/sendcopies.h"
 #include "io/bytesize.h"
 #include "io/chrometrace.h"
 #include "io/topologyloader.h"
@@ -237,18 +238,19 @@ int reportSimulation(const SimulateOptions& options, const Program& program,
 
 /// Applies --calibration to the topology and options; false after printing why not.
 bool applyCalibrationOption(const SimulateOptions& options, Topology& topology, SimOptions& sim,
-                            Protocol protocol)
+                            const Program& program)
 {
   const std::optional<Calibration> calibration =
       loadCalibration(options.calibration, options.library, "cstudio simulate");
   if (!calibration)
     return false;
   if (const std::optional<std::string> error =
-          applyCalibration(*calibration, topology, sim, protocol)) {
+          applyCalibration(*calibration, topology, sim, program.proto)) {
     std::cerr << "cstudio simulate: --calibration " << options.calibration << ": " << *error
               << '\n';
     return false;
   }
+  sim.sendCopies = plan::calibratedSendCopies(&*calibration, program, sim.bytes);
   return true;
 }
 
@@ -270,8 +272,8 @@ int runSimulate(const SimulateOptions& options)
     return UsageError;
   const Program& program = *input.program;
   std::optional<SimOptions> sim = simulationOptions(options, program);
-  if (!sim || (!options.calibration.empty() &&
-               !applyCalibrationOption(options, *topology, *sim, program.proto)))
+  if (!sim ||
+      (!options.calibration.empty() && !applyCalibrationOption(options, *topology, *sim, program)))
     return UsageError;
   if (!options.sweep.empty())
     return runSweepOption(options, program, *topology, *sim);

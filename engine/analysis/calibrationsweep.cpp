@@ -127,15 +127,13 @@ std::optional<AlphaBeta> sweepProbe(Executor& executor, const Program& program,
   return fit;
 }
 
-/// The CPU executor's ranks are threads of one process on the host's cores: the fit gets the
-/// host's aggregate bandwidth and the cost of a fused reduction (Calibration::hostGBps,
-/// fusedReduceGBps; docs/simulator.md §5).
-void describeSharedHost(Calibration& calibration)
+/// The CPU executor's ranks are threads of one process on the host's cores: what all ranks move
+/// together (the busy probe: `pairs` one-hop copies at once) is the host's capacity, and the
+/// reduction inside a fused step costs what a reduce pass adds to a copy pass, measured on one
+/// thread (Calibration::hostGBps, fusedReduceGBps; docs/simulator.md §5.1).
+void describeSharedHost(Calibration& calibration, const AlphaBeta& busy)
 {
-  double beta = 0;
-  for (const LinkCalibration& link : calibration.links)
-    beta = std::max(beta, link.betaGBps);
-  calibration.hostGBps = calibration.pairs * beta;
+  calibration.hostGBps = calibration.pairs * busy.betaGBps;
   const double extraPerByte = 1 / calibration.reduceGBps - 1 / calibration.copyGBps;
   calibration.fusedReduceGBps = extraPerByte > 0 ? 1 / extraPerByte : 0;
 }
@@ -186,13 +184,16 @@ CalibrationSweepResult runCalibrationSweep(Executor& executor, const Topology& t
   std::set<LinkKind> kinds;
   for (const TopologyLink& link : topology.links)
     kinds.insert(link.kind);
-  const Program hop = oneHopProbe(pairs);
+  // A link's own figures come from one connection alone: the simulator shares links (and the
+  // host) among concurrent transfers itself, so a probe already slowed by its neighbours would
+  // count the sharing twice.
+  const Program alone = oneHopProbe(1);
   for (const LinkKind kind : kinds) {
     // A kind no GPU route crosses is still measured (one hop), so the calibration covers every
     // link of the topology it was made for.
     const int hops = std::max(1, probeHops(topology, routes, kind));
     const std::string probe(linkKindName(kind));
-    const auto fit = sweepProbe(executor, hop, probe, options, calibration, result.error);
+    const auto fit = sweepProbe(executor, alone, probe, options, calibration, result.error);
     if (!fit)
       return result;
     calibration.links.push_back({kind, fit->alphaUs, fit->betaGBps, hops});
@@ -201,18 +202,22 @@ CalibrationSweepResult runCalibrationSweep(Executor& executor, const Topology& t
     result.error = "topology \"" + topology.name + "\" has no route between two ranks to probe";
     return result;
   }
-  const int ranks = 2 * pairs;
-  const auto copy = sweepProbe(executor, localProbe(ranks, OpType::Copy), "copy", options,
-                               calibration, result.error);
-  const auto reduce = copy ? sweepProbe(executor, localProbe(ranks, OpType::Reduce), "reduce",
-                                        options, calibration, result.error)
+  const auto copy =
+      sweepProbe(executor, localProbe(1, OpType::Copy), "copy", options, calibration, result.error);
+  const auto reduce = copy ? sweepProbe(executor, localProbe(1, OpType::Reduce), "reduce", options,
+                                        calibration, result.error)
                            : std::nullopt;
   if (!reduce)
     return result;
   calibration.copyGBps = copy->betaGBps;
   calibration.reduceGBps = reduce->betaGBps;
-  if (calibration.backend == "cpu")
-    describeSharedHost(calibration);
+  if (calibration.backend == "cpu") {
+    const auto busy =
+        sweepProbe(executor, oneHopProbe(pairs), "host", options, calibration, result.error);
+    if (!busy)
+      return result;
+    describeSharedHost(calibration, *busy);
+  }
   result.calibration = std::move(calibration);
   return result;
 }

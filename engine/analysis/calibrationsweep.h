@@ -4,14 +4,17 @@
 // backend over a range of sizes, each probe fitted to time = α + bytes/β.
 //
 // Probes, each a custom collective of one chunk in the Simple protocol:
-// - per link kind of the topology, a one-hop copy: `pairs` disjoint (sender, receiver) pairs at
-//   once, each an `s` on one rank and an `r` on the other. Its route in the topology (a rank pair
-//   whose slowest link is that kind, else any route through it) gives the hops α is split over.
-// - a local copy (`cpy` i → o) and a local reduce (`re` i into o) on 2·pairs ranks at once.
-// `pairs` defaults to half the topology's ranks, so every rank is busy as in a collective: on the
-// CPU executor the threads of all ranks share the host's cores and memory, and a connection
-// measured alone would be faster than one among a busy collective's. A GPU backend places the
-// probe's ranks on the devices the topology's ranks are (ExecOptions::deviceOfRank) where it can.
+// - per link kind of the topology, a one-hop copy on one (sender, receiver) pair alone: an `s` on
+//   one rank and an `r` on the other. Its route in the topology (a rank pair whose slowest link is
+//   that kind, else any route through it) gives the hops α is split over.
+// - a local copy (`cpy` i → o) and a local reduce (`re` i into o) on one rank.
+// Each is measured alone: the simulator shares links, and with a CPU calibration the host, among
+// what runs at once, so figures measured under load would count the sharing twice.
+// - on the CPU executor, whose ranks are threads sharing the host's cores and memory, the one-hop
+//   copy again on `pairs` disjoint pairs at once ("host"): what they move together is the host's
+//   capacity under a collective's load. `pairs` defaults to half the topology's ranks, so every
+//   rank is busy. A GPU backend places the probe's ranks on the devices the topology's ranks are
+//   (ExecOptions::deviceOfRank) where it can.
 
 #include "exec/executor.h"
 #include "model/topology.h"
@@ -26,8 +29,8 @@ namespace cs {
 struct CalibrationSweepOptions {
   std::int64_t minBytes = 256 << 10; ///< smallest probe size
   std::int64_t maxBytes = 16 << 20;  ///< largest; sizes go ×2 from minBytes
-  int pairs = 0;                     ///< probe pairs at once; 0: half the topology's ranks
-  int iterations = 3;                ///< timed runs per point; the fastest is the point
+  int pairs = 0;      ///< pairs of the CPU host probe at once; 0: half the topology's ranks
+  int iterations = 3; ///< timed runs per point; the fastest is the point
   int warmup = 1;
   /// Called before each probe size with a line for people ("nvlink 1 MiB").
   std::function<void(const std::string&)> progress;

@@ -2,14 +2,18 @@
 
 #include "sim/simulator.h"
 
+#include <utility>
+
 namespace cs::replay {
 
 DesignedRun simulateDesigned(const Program& program, Topology topology,
-                             const Calibration* calibration, std::int64_t bytes)
+                             const Calibration* calibration, std::int64_t bytes,
+                             std::vector<SendCopy> sendCopies)
 {
   DesignedRun designed;
   SimOptions options;
   options.bytes = bytes;
+  options.sendCopies = std::move(sendCopies);
   options.recordUtilisation = false;
   if (calibration) {
     if (const std::optional<std::string> error =

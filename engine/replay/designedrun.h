@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace cs::replay {
 
@@ -22,8 +23,11 @@ struct DesignedRun {
 };
 
 /// Simulates `program` on `topology` at `bytes` (a measured trace's Trace::bytes), with
-/// `calibration` applied when given (null: the topology's own figures).
+/// `calibration` applied when given (null: the topology's own figures) and, for a CPU
+/// calibration, the executor's extra copies (SimOptions::sendCopies, from
+/// plan::calibratedSendCopies(), which this layer cannot call itself).
 DesignedRun simulateDesigned(const Program& program, Topology topology,
-                             const Calibration* calibration, std::int64_t bytes);
+                             const Calibration* calibration, std::int64_t bytes,
+                             std::vector<SendCopy> sendCopies = {});
 
 } // namespace cs::replay

@@ -38,7 +38,7 @@ std::optional<AlphaBeta> fitAlphaBeta(const SweepSamples& samples, std::string& 
 
 /// One measured point of the sweep, with what the fit says of it.
 struct CalibrationPoint {
-  std::string probe; ///< a link kind name ("nvlink", …), "copy" or "reduce"
+  std::string probe; ///< a link kind name ("nvlink", …), "copy", "reduce" or "host"
   std::int64_t bytes = 0;
   double measuredUs = 0;
   double fittedUs = 0;
@@ -58,13 +58,14 @@ struct Calibration {
   std::string host;     ///< the machine measured
   std::string date;     ///< ISO 8601, UTC
   std::string topology; ///< the topology the probes were placed on
-  int pairs = 1;        ///< probe pairs run at once (the backend's load while measuring)
+  int pairs = 1;        ///< pairs of the CPU host probe at once (the load it measured)
   std::vector<LinkCalibration> links;
   double copyGBps = 0;   ///< local cpy; 0: not measured
   double reduceGBps = 0; ///< local re; 0: not measured
-  /// Ranks that share one host (the CPU executor's threads): the payload all probe pairs moved
-  /// per second together, pairs × β, which every transfer and local op shares in the simulation
-  /// (SimOptions::hostGBps). 0: the ranks do not share one (GPUs).
+  /// Ranks that share one host (the CPU executor's threads): the payload the host probe's pairs
+  /// moved per second together (pairs × their β), which every transfer and local op shares in
+  /// the simulation, counted in copy passes (SimOptions::hostGBps). 0: the ranks do not share
+  /// one (GPUs).
   double hostGBps = 0;
   /// The reduction inside rrs / rrc / rrcs, on top of the transfer (SimOptions::fusedReduceGBps).
   /// 0: free, as on a GPU. A CPU sweep derives it from the two local probes: the executor's

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <string>
 
 namespace cs::sim {
@@ -81,6 +82,13 @@ bool Engine::movePieces(int t, const Step& step, OpTraits traits)
         out.senders.push_back(t);
         return false;
       }
+      // The executor copies the piece into the slot it waited for, then publishes it.
+      const double copies = sendCopyPasses(t, state.position);
+      if (copies > 0 && !state.pieceCopied) {
+        startLocalWork(t, copies * std::max(0, step.cnt) * sliceBytes(state.slice) / pieces,
+                       LocalWork::SendCopy);
+        return false;
+      }
       // A fused step keeps its upstream slot until the forwarded piece has left (pieceLeft).
       startPiece(t, std::max(0, step.cnt) * sliceBytes(state.slice) / pieces, slots);
       return false;
@@ -122,6 +130,7 @@ void Engine::startPiece(int t, double bytes, int slots)
     (aToB ? m_usage[link].bytesAtoB : m_usage[link].bytesBtoA) += payload;
     m_wireBytes[link] += wire;
   }
+  m_states[t].pieceCopied = false;
   const int flow = m_network.addOnRoute(m_routes[info.sendConnection], wire, m_now);
   if (flow >= static_cast<int>(m_flowPiece.size()))
     m_flowPiece.resize(flow + 1);
@@ -150,31 +159,46 @@ std::vector<double> hostCapacities(const SimIndex& index, const SimOptions& opti
   resources.host = static_cast<int>(capacities.size());
   capacities.push_back(*options.hostGBps * 1e3);
   resources.firstLocal = static_cast<int>(capacities.size());
-  const double copy = options.localGBps * 1e3;
-  const double reduce = options.localReduceGBps.value_or(options.localGBps) * 1e3;
-  const double fused = options.fusedReduceGBps.value_or(options.localGBps) * 1e3;
-  for (std::size_t t = 0; t < index.tbs.size(); ++t)
-    capacities.insert(capacities.end(), {copy, reduce, fused});
+  capacities.insert(capacities.end(), index.tbs.size(), options.localGBps * 1e3);
   return capacities;
+}
+
+void Engine::indexSendCopies()
+{
+  if (m_options.sendCopies.empty() || m_host.host < 0)
+    return;
+  std::map<std::pair<int, int>, int> tbOf;
+  for (std::size_t t = 0; t < m_index.tbs.size(); ++t)
+    tbOf.emplace(std::pair(m_index.tbs[t].rank, m_index.tbs[t].tb->id), static_cast<int>(t));
+  m_sendCopies.resize(m_index.tbs.size());
+  for (std::size_t t = 0; t < m_index.tbs.size(); ++t)
+    m_sendCopies[t].assign(m_index.tbs[t].tb->steps.size(), 0.0);
+  for (const SendCopy& copy : m_options.sendCopies) {
+    const auto found = tbOf.find({copy.rank, copy.tb});
+    if (found == tbOf.end())
+      continue;
+    std::vector<double>& steps = m_sendCopies[static_cast<std::size_t>(found->second)];
+    if (copy.step >= 0 && copy.step < static_cast<int>(steps.size()))
+      steps[static_cast<std::size_t>(copy.step)] = std::max(0.0, copy.passes);
+  }
 }
 
 void Engine::startLocalWork(int t, double bytes, LocalWork kind)
 {
   m_states[t].busy = true;
-  const bool fused = kind == LocalWork::FusedReduce;
-  const int work = 2 * t + (fused ? 1 : 0);
+  const int work = kLocalWorkKinds * t + static_cast<int>(kind);
+  const double copy = m_options.localGBps;
+  const double gbps = kind == LocalWork::Reduce        ? m_options.localReduceGBps.value_or(copy)
+                      : kind == LocalWork::FusedReduce ? m_options.fusedReduceGBps.value_or(1)
+                                                       : copy;
   if (m_host.host < 0) {
-    const double gbps = kind == LocalWork::Copy ? m_options.localGBps
-                        : kind == LocalWork::Reduce
-                            ? m_options.localReduceGBps.value_or(m_options.localGBps)
-                            : m_options.fusedReduceGBps.value_or(1);
-    m_timers.push(
-        {m_now + bytes / (gbps * 1e3), m_sequence++, fused ? kFusedReduceDone : kLocalOpDone, t});
+    m_timers.push({m_now + bytes / (gbps * 1e3), m_sequence++, kLocalWorkDone, work});
     return;
   }
-  // The threadblock's resource for this kind of work has the work's bandwidth (hostCapacities).
-  const int local = m_host.firstLocal + HostResources::kPerTb * t + static_cast<int>(kind);
-  const int flow = m_network.add({local, m_host.host}, bytes, m_now);
+  // The host counts copy passes (its GB/s were measured on transfers, one copy each): work of
+  // another speed is that many copy passes' worth, on the threadblock's own resource at the copy
+  // rate, so alone it still takes bytes / gbps and it takes its true share of the host.
+  const int flow = m_network.add({m_host.firstLocal + t, m_host.host}, bytes * copy / gbps, m_now);
   if (flow >= static_cast<int>(m_flowPiece.size()))
     m_flowPiece.resize(flow + 1);
   m_flowPiece[flow] = -1 - work;
@@ -182,13 +206,14 @@ void Engine::startLocalWork(int t, double bytes, LocalWork kind)
 
 void Engine::localWorkDone(int work)
 {
-  const int t = work / 2;
-  if (work % 2 == 0) {
+  const int t = work / kLocalWorkKinds;
+  const auto kind = static_cast<LocalWork>(work % kLocalWorkKinds);
+  if (kind == LocalWork::Copy || kind == LocalWork::Reduce) {
     finishStep(t);
     return;
   }
   m_states[t].busy = false;
-  m_states[t].pieceReduced = true;
+  (kind == LocalWork::FusedReduce ? m_states[t].pieceReduced : m_states[t].pieceCopied) = true;
   m_ready.push_back(t);
 }
 
@@ -235,6 +260,7 @@ void Engine::finishStep(int t)
   state.dependencyMet = false;
   state.piece = 0;
   state.pieceReduced = false;
+  state.pieceCopied = false;
   if (++state.position == static_cast<int>(tb.steps.size())) {
     state.position = 0;
     ++state.slice;

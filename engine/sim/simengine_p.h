@@ -43,6 +43,7 @@ struct TbState {
   int slice = 0;
   int piece = 0;             ///< pieces of the current step moved
   bool pieceReduced = false; ///< the front received piece went through the fused reduction
+  bool pieceCopied = false;  ///< the piece to send was copied first (SimOptions::sendCopies)
   bool dependencyMet = false;
   bool busy = false; ///< a piece of its is leaving, or its local op runs
   bool done = false;
@@ -50,21 +51,22 @@ struct TbState {
   std::int64_t published = -1; ///< flag key of the last published step
 };
 
-enum TimerKind : int { kPieceArrived = 0, kLocalOpDone = 1, kFusedReduceDone = 2 };
+enum TimerKind : int { kPieceArrived = 0, kLocalWorkDone = 1 };
 
-/// Work a threadblock does on its own data, each at its own bandwidth (SimOptions).
-enum class LocalWork : int { Copy = 0, Reduce = 1, FusedReduce = 2 };
+/// Work a threadblock does on its own data, each at its own bandwidth (SimOptions): a cpy or re
+/// step, the fused reduction of a received piece, the copy of a piece before it is sent.
+enum class LocalWork : int { Copy = 0, Reduce = 1, FusedReduce = 2, SendCopy = 3 };
+inline constexpr int kLocalWorkKinds = 4;
 
 /// The shared host resource (SimOptions::hostGBps) and the per-threadblock resources of local
 /// work that cross it, after the links' resources (see hostCapacities()).
 struct HostResources {
   int host = -1; ///< -1: no host model
   int firstLocal = -1;
-  static constexpr int kPerTb = 3; ///< one per LocalWork
 };
 
-/// The index's link capacities, and with SimOptions::hostGBps the host's and each threadblock's
-/// local work resources (cpy at localGBps, re at localReduceGBps, fused at fusedReduceGBps).
+/// The index's link capacities, and with SimOptions::hostGBps the host's and one local-work
+/// resource per threadblock at the copy rate (localGBps): local work is counted in copy passes.
 std::vector<double> hostCapacities(const SimIndex& index, const SimOptions& options,
                                    HostResources& resources);
 
@@ -100,6 +102,7 @@ public:
         resources.push_back(m_host.host);
       m_routes.push_back(m_network.addRoute(std::move(resources)));
     }
+    indexSendCopies();
   }
 
   /// Runs to the end (true) or until SimOptions::cancel is set (false).
@@ -141,7 +144,7 @@ public:
         if (event.kind == kPieceArrived)
           arrive(event.id);
         else
-          localWorkDone(event.id * 2 + (event.kind == kFusedReduceDone ? 1 : 0));
+          localWorkDone(event.id);
       }
       drain();
     }
@@ -219,8 +222,14 @@ private:
   /// or the fused reduction of a received piece. A timer, or with a host model a flow over the
   /// threadblock's own resource and the host.
   void startLocalWork(int t, double bytes, LocalWork kind);
-  /// `work` = 2·t + (1 when it was a fused reduction).
+  /// `work` = kLocalWorkKinds·t + the LocalWork.
   void localWorkDone(int work);
+  /// Copy passes the executor makes over a piece before step `position` of t sends it (0: none).
+  double sendCopyPasses(int t, int position) const
+  {
+    return m_sendCopies.empty() ? 0 : m_sendCopies[t][position];
+  }
+  void indexSendCopies();
   void pieceLeft(int piece);
   void startPiece(int t, double bytes, int slots);
   void sampleUtilisation();
@@ -241,6 +250,7 @@ private:
   std::vector<Piece> m_pieces;
   std::vector<int> m_freePieces; ///< consumed pieces, for reuse
   std::vector<int> m_flowPiece;
+  std::vector<std::vector<double>> m_sendCopies; ///< per tb and step: SimOptions::sendCopies
   std::priority_queue<Timer, std::vector<Timer>, std::greater<>> m_timers;
   std::deque<int> m_ready;
   std::vector<TraceEvent> m_events;

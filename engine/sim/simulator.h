@@ -25,7 +25,9 @@
 //   free (the runtime does it on the fly while the data streams) unless fusedReduceGBps is set
 //   (the CPU executor, which reduces each received piece before forwarding it).
 // - With hostGBps (a CPU calibration), all of that crosses one shared host resource as well: the
-//   executor's rank threads share the host's cores and memory bandwidth.
+//   executor's rank threads share the host's cores and memory bandwidth. The host counts copy
+//   passes: a transfer is one (the receiver's copy), local work of another speed is scaled to
+//   them, and a send the executor copies first (sendCopies) adds its own.
 // docs/simulator.md gives the figures and what is simplified.
 // Start reading at simulateProgram(); the event loop lives in simulator.cpp.
 
@@ -42,6 +44,16 @@
 #include <vector>
 
 namespace cs {
+
+/// A sending step whose executor copies the message before it sends it (SimOptions::sendCopies).
+struct SendCopy {
+  int rank = 0;
+  int tb = 0;   ///< the threadblock's id in the program
+  int step = 0; ///< the step's position in the threadblock
+  /// Copy passes over the message it costs: 1 for a send that copies into its connection, ½ for
+  /// a forwarding step that writes the received data twice (to its buffer and its connection).
+  double passes = 1;
+};
 
 struct SimOptions {
   /// The collective's size as nccl-tests counts it (count × sizeof(T) × the size multiplier of
@@ -61,6 +73,10 @@ struct SimOptions {
   /// transfer and every local op (cpy, re, fused reduction) also crosses one resource of this
   /// many GB/s, max-min fair shared. Absent: none (GPUs move data independently).
   std::optional<double> hostGBps;
+  /// With hostGBps: the sending steps whose data the executor copies before sending it, where the
+  /// CPU executor cannot read it in place (engine/exec/plan/sendcopies.h). Each piece such a step
+  /// sends first costs its threadblock `passes` local copies of the piece. Empty: none.
+  std::vector<SendCopy> sendCopies;
   /// Messages a connection holds; absent: connectionSlots(program.proto) (model/fifodepth.h).
   std::optional<int> fifoSlots;
   bool recordEvents = true;      ///< false: only totals (faster sweeps)

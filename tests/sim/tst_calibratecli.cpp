@@ -10,6 +10,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 using namespace cs;
@@ -67,7 +69,13 @@ private slots:
     QCOMPARE(read.calibration->pairs, 2);
     QVERIFY(read.calibration->link(LinkKind::NvLink));
     QVERIFY(read.calibration->link(LinkKind::NvLink)->betaGBps > 0);
-    QCOMPARE(read.calibration->points.size(), std::size_t{12}); // 4 sizes × 3 probes
+    // 4 sizes × 4 probes: the link and the local copy and reduce alone, the busy host.
+    QCOMPARE(read.calibration->points.size(), std::size_t{16});
+    QCOMPARE(std::count_if(read.calibration->points.begin(), read.calibration->points.end(),
+                           [](const CalibrationPoint& point) { return point.probe == "host"; }),
+             4);
+    QVERIFY(read.calibration->hostGBps > 0);
+    QVERIFY(run.out.contains("host probe: 2 pairs at once"));
     const Run listed = cs::test::cstudio({"library", "calibrations", "--library", m_library});
     QCOMPARE(listed.exitCode, 0);
     QVERIFY2(listed.out.contains("lab  cpu for ring-4"), qPrintable(listed.out));

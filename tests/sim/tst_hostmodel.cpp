@@ -1,10 +1,14 @@
 // The CPU executor's model in the simulator (issue 15): the fused reduction costed at
-// SimOptions::fusedReduceGBps, the shared host of SimOptions::hostGBps, the calibration fields
-// that set them, and the one slice definition the simulator and the executors share.
+// SimOptions::fusedReduceGBps, the shared host of SimOptions::hostGBps counted in copy passes,
+// the executor's copied sends (SimOptions::sendCopies), the calibration fields that set them,
+// and the one slice definition the simulator and the executors share.
 
 #include "simtestutil.h"
 
+#include "catalogue/catalogue.h"
+#include "compile/lower.h"
 #include "exec/executor.h"
+#include "exec/plan/sendcopies.h"
 #include "model/fifodepth.h"
 #include "model/topologypresets.h"
 #include "sim/calibration.h"
@@ -12,6 +16,7 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <optional>
 
 using namespace cs;
@@ -40,13 +45,28 @@ Program reducingChain()
   return program;
 }
 
-/// `ranks` ranks, each one local cpy of the whole chunk, all at once.
-Program concurrentCopies(int ranks)
+/// `ranks` ranks, each one local cpy (or re) of the whole chunk, all at once.
+Program concurrentCopies(int ranks, OpType type = OpType::Copy)
 {
   Program program = emptyProgram(8, 1);
   for (int r = 0; r < ranks; ++r)
-    addStep(addThreadblock(program, r, -1, -1), OpType::Copy, 0);
+    addStep(addThreadblock(program, r, -1, -1), type, 0);
   return program;
+}
+
+/// rank 0 sends the chunk to rank 1.
+Program oneTransfer()
+{
+  Program program = emptyProgram(2, 1);
+  addStep(addThreadblock(program, 0, 1, -1), OpType::Send, 0);
+  addStep(addThreadblock(program, 1, -1, 0), OpType::Recv, 0);
+  return program;
+}
+
+Program catalogueProgram(const char* key, int ranks)
+{
+  const GenerateResult generated = generateAlgorithm(key, {ranks, 1, 0});
+  return *lowerSchedule(*generated.schedule, {}).program;
 }
 
 double timeOf(const Program& program, const SimOptions& options)
@@ -81,9 +101,7 @@ private slots:
 
   void plainReceivesIgnoreTheFusedReduction()
   {
-    Program program = emptyProgram(2, 1);
-    addStep(addThreadblock(program, 0, 1, -1), OpType::Send, 0);
-    addStep(addThreadblock(program, 1, -1, 0), OpType::Recv, 0);
+    const Program program = oneTransfer();
     SimOptions options = plainOptions();
     const double free = timeOf(program, options);
     options.fusedReduceGBps = 1;
@@ -105,11 +123,80 @@ private slots:
     QVERIFY(qFuzzyCompare(timeOf(concurrentCopies(8), options), 2 * alone));
   }
 
+  void hostCountsCopyPasses()
+  {
+    // A re twice as fast as a copy is half a copy pass of the host: eight at once on a host that
+    // moves one copy's worth take four copies' time, not eight (each alone still takes bytes/20).
+    SimOptions options = plainOptions();
+    options.localGBps = 10;
+    options.localReduceGBps = 20;
+    options.hostGBps = 10;
+    const double copy = timeOf(concurrentCopies(1), options);
+    QVERIFY(copy > 0);
+    QVERIFY(qFuzzyCompare(timeOf(concurrentCopies(1, OpType::Reduce), options), copy / 2));
+    QVERIFY(qFuzzyCompare(timeOf(concurrentCopies(8, OpType::Reduce), options), 4 * copy));
+  }
+
+  void copiedSendsCostTheSenderACopy()
+  {
+    const Program program = oneTransfer();
+    SimOptions options = plainOptions();
+    options.localGBps = 10;
+    const double plain = timeOf(program, options); // 100 GB/s, no latency
+    QVERIFY(plain > 0);
+    options.sendCopies = {{0, 0, 0, 1.0}};
+    QCOMPARE(timeOf(program, options), plain); // without a host model nothing copies
+    options.hostGBps = 1000;                   // a host that limits nothing here
+    // Each piece is copied, then sent, by the same threadblock: the copies add up in series.
+    const double copyUs = static_cast<double>(kBytes) / (10 * 1e3);
+    QVERIFY(qFuzzyCompare(timeOf(program, options), plain + copyUs));
+    options.sendCopies.front().passes = 0.5;
+    QVERIFY(qFuzzyCompare(timeOf(program, options), plain + copyUs / 2));
+    options.sendCopies.front().rank = 1; // rank 1 sends nothing: no cost
+    QCOMPARE(timeOf(program, options), plain);
+  }
+
+  void cpuSendCopiesAreTheExecutorsCopies()
+  {
+    // Halving-doubling sends chunks that another threadblock of the rank reduces into, or that
+    // the same threadblock receives into later: the executor copies every s into its connection,
+    // and its rrcs, whose result another threadblock overwrites, writes that result twice.
+    const Program hd = catalogueProgram("halving-doubling-allreduce", 8);
+    const std::vector<SendCopy> copies = plan::cpuSendCopies(hd, {});
+    int sends = 0;
+    for (const Gpu& gpu : hd.gpus)
+      for (const ThreadBlock& tb : gpu.threadblocks)
+        sends +=
+            static_cast<int>(std::count_if(tb.steps.begin(), tb.steps.end(),
+                                           [](const Step& s) { return s.type == OpType::Send; }));
+    QVERIFY(sends > 0);
+    int copiedSends = 0;
+    for (const SendCopy& copy : copies) {
+      const OpType type = hd.gpus[copy.rank].threadblocks[copy.tb].steps[copy.step].type;
+      QCOMPARE(copy.passes, type == OpType::Send ? 1.0 : 0.5);
+      QVERIFY(type == OpType::Send || type == OpType::RecvReduceCopySend);
+      copiedSends += type == OpType::Send ? 1 : 0;
+    }
+    QCOMPARE(copiedSends, sends);
+    // The ring all-reduce forwards in place and reduces straight into its connection (rrs); only
+    // its first send copies, as the all-gather half receives into that chunk later.
+    const std::vector<SendCopy> ring =
+        plan::cpuSendCopies(catalogueProgram("ring-allreduce", 8), {});
+    QCOMPARE(ring.size(), std::size_t{8});
+    for (const SendCopy& copy : ring)
+      QVERIFY(copy.tb == 0 && copy.step == 0 && copy.passes == 1.0);
+    // Only a calibration of the CPU executor's shared host asks for them.
+    Calibration cpu;
+    cpu.hostGBps = 16;
+    QCOMPARE(plan::calibratedSendCopies(&cpu, hd, kBytes).size(), copies.size());
+    cpu.hostGBps = 0;
+    QVERIFY(plan::calibratedSendCopies(&cpu, hd, kBytes).empty());
+    QVERIFY(plan::calibratedSendCopies(nullptr, hd, kBytes).empty());
+  }
+
   void sharedHostLimitsTransfers()
   {
-    Program program = emptyProgram(2, 1);
-    addStep(addThreadblock(program, 0, 1, -1), OpType::Send, 0);
-    addStep(addThreadblock(program, 1, -1, 0), OpType::Recv, 0);
+    const Program program = oneTransfer();
     SimOptions options = plainOptions();
     const double linkBound = timeOf(program, options); // 100 GB/s links without latency
     options.hostGBps = 25;
