@@ -1,8 +1,8 @@
 #include "fabricpresets.h"
 #include "linkfigures.h"
 #include "presetbuilder_p.h"
+#include "wholetext.h"
 
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <vector>
@@ -44,15 +44,6 @@ constexpr double kGpuSpacing = 120;
 constexpr double kBlockGap = 240;
 constexpr double kBlockHeight = 600;
 
-template <typename Number> std::optional<Number> parseWhole(std::string_view text)
-{
-  Number value{};
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || end != text.data() + text.size() || !(value > 0))
-    return std::nullopt;
-  return value;
-}
-
 bool fail(std::string* error, std::string message)
 {
   if (error)
@@ -64,21 +55,22 @@ bool fail(std::string* error, std::string message)
 bool parseSuffix(std::string_view part, FabricOptions& options, std::string* error)
 {
   if (part.starts_with("nics")) {
-    const std::optional<int> nics = parseWhole<int>(part.substr(4));
+    const std::optional<int> nics = positiveFromWholeText<int>(part.substr(4));
     if (!nics)
       return fail(error, "\"" + std::string(part) + "\": expected nicsK, K NICs per node");
     options.nicsPerNode = *nics;
     return true;
   }
   if (part.starts_with("os")) {
-    const std::optional<double> ratio = parseWhole<double>(part.substr(2));
+    const std::optional<double> ratio = positiveFromWholeText<double>(part.substr(2));
     if (!ratio || *ratio < 1 || !std::isfinite(*ratio))
       return fail(error, "\"" + std::string(part) + "\": expected osR, an oversubscription >= 1");
     options.oversubscription = *ratio;
     return true;
   }
   if (part.ends_with("g")) {
-    const std::optional<double> gbps = parseWhole<double>(part.substr(0, part.size() - 1));
+    const std::optional<double> gbps =
+        positiveFromWholeText<double>(part.substr(0, part.size() - 1));
     if (!gbps || !std::isfinite(*gbps))
       return fail(error, "\"" + std::string(part) + "\": expected Bg, a NIC speed in Gb/s");
     options.nicGbps = *gbps;
@@ -105,9 +97,9 @@ bool parseShape(std::string_view shape, FabricOptions& options, std::string* err
 {
   const std::size_t x = shape.find('x');
   const std::optional<int> nodes =
-      x == std::string_view::npos ? std::nullopt : parseWhole<int>(shape.substr(0, x));
+      x == std::string_view::npos ? std::nullopt : positiveFromWholeText<int>(shape.substr(0, x));
   const std::optional<int> gpus =
-      x == std::string_view::npos ? std::nullopt : parseWhole<int>(shape.substr(x + 1));
+      x == std::string_view::npos ? std::nullopt : positiveFromWholeText<int>(shape.substr(x + 1));
   if (!nodes || !gpus)
     return fail(error, "\"" + std::string(shape) + "\": expected NxG, N nodes of G GPUs");
   options.nodes = *nodes;

@@ -2,8 +2,8 @@
 #include "fabricpresets.h"
 #include "linkfigures.h"
 #include "presetbuilder_p.h"
+#include "wholetext.h"
 
-#include <charconv>
 #include <cmath>
 #include <numbers>
 
@@ -127,15 +127,6 @@ Topology twoDgxH100()
   return builder.take();
 }
 
-std::optional<int> parsePositive(std::string_view text)
-{
-  int value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || end != text.data() + text.size() || value <= 0)
-    return std::nullopt;
-  return value;
-}
-
 std::vector<int> ringGpus(PresetBuilder& builder, int n)
 {
   std::vector<int> gpus;
@@ -250,7 +241,7 @@ std::optional<Topology> makePresetTopology(std::string_view name, const PresetOp
   const auto withCount = [&](std::string_view prefix) -> std::optional<int> {
     if (!name.starts_with(prefix))
       return std::nullopt;
-    const std::optional<int> n = parsePositive(name.substr(prefix.size()));
+    const std::optional<int> n = positiveFromWholeText<int>(name.substr(prefix.size()));
     if (!n || *n < 2 || *n > kMaxParametricRanks) {
       fail(error, std::string(name) + ": the GPU count must be between 2 and " +
                       std::to_string(kMaxParametricRanks));
@@ -274,9 +265,10 @@ std::optional<Topology> makePresetTopology(std::string_view name, const PresetOp
     const std::string_view shape = name.substr(6);
     const std::size_t x = shape.find('x');
     const std::optional<int> rows =
-        x == std::string_view::npos ? std::nullopt : parsePositive(shape.substr(0, x));
-    const std::optional<int> columns =
-        x == std::string_view::npos ? std::nullopt : parsePositive(shape.substr(x + 1));
+        x == std::string_view::npos ? std::nullopt : positiveFromWholeText<int>(shape.substr(0, x));
+    const std::optional<int> columns = x == std::string_view::npos
+                                           ? std::nullopt
+                                           : positiveFromWholeText<int>(shape.substr(x + 1));
     if (!rows || !columns || *rows * static_cast<long>(*columns) < 2 ||
         *rows * static_cast<long>(*columns) > kMaxParametricRanks) {
       fail(error, std::string(name) + ": expected torus-RxC with 2 <= R*C <= " +

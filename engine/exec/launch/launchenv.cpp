@@ -1,7 +1,8 @@
 #include "launchenv.h"
 
+#include "model/wholetext.h"
+
 #include <array>
-#include <charconv>
 #include <cstdlib>
 #include <string_view>
 
@@ -28,12 +29,8 @@ constexpr std::array<LauncherVariables, 3> kLaunchers{{
 /// A whole number 0..max, or nullopt (signs, spaces, suffixes and overflow are refused).
 std::optional<int> wholeNumber(std::string_view text, int max)
 {
-  int value = 0;
-  const char* end = text.data() + text.size();
-  const auto [at, error] = std::from_chars(text.data(), end, value);
-  if (text.empty() || error != std::errc{} || at != end || value < 0 || value > max)
-    return std::nullopt;
-  return value;
+  const std::optional<int> value = numberFromWholeText<int>(text);
+  return value && *value >= 0 && *value <= max ? value : std::nullopt;
 }
 
 constexpr int kMaxWorld = 1 << 20;
