@@ -1,4 +1,15 @@
 # Tests of app/collective-studio: its main window and the binary (paths relative to tests/).
+# A test that reads the examples the build writes (packaging/examples) gets their folder as
+# CSTUDIO_EXAMPLES_DIR and builds them first. Sanitizer and fuzzing builds write no examples
+# (packaging/CMakeLists.txt): there the test gets no folder and that case skips.
+function(cstudio_use_examples test)
+  if(TARGET cs_examples)
+    target_compile_definitions(${test} PRIVATE
+      CSTUDIO_EXAMPLES_DIR="${PROJECT_BINARY_DIR}/packaging/examples")
+    add_dependencies(${test} cs_examples)
+  endif()
+endfunction()
+
 cstudio_add_test(tst_mainwindow SOURCES app/window/tst_mainwindow.cpp LIBS cs::app)
 cstudio_add_test(tst_autosave SOURCES app/window/tst_autosave.cpp LIBS cs::app)
 # Runs the real collective-studio binary (--screenshot, exit codes): passes its path, builds it.
@@ -21,28 +32,15 @@ cstudio_add_test(tst_newdocument SOURCES app/window/tst_newdocument.cpp LIBS cs:
 cstudio_add_test(tst_inspectorfollows SOURCES app/window/tst_inspectorfollows.cpp LIBS cs::app)
 # Help › User Guide, and the guide's deadlock example generated at build time.
 cstudio_add_test(tst_userguide SOURCES app/window/tst_userguide.cpp LIBS cs::app)
-# Sanitizer and fuzzing builds write no examples (packaging/CMakeLists.txt): that case skips.
-if(TARGET cs_examples)
-  target_compile_definitions(tst_userguide PRIVATE
-    CSTUDIO_EXAMPLES_DIR="${PROJECT_BINARY_DIR}/packaging/examples")
-  add_dependencies(tst_userguide cs_examples)
-endif()
+cstudio_use_examples(tst_userguide)
 # docs/editor.md's "Drawing a ring all-reduce" followed step by step in the main window; the
 # finished ring compared with the catalogue's and with the guide's example.
 cstudio_add_test(tst_guidewalkthrough SOURCES app/window/tst_guidewalkthrough.cpp LIBS cs::app)
-if(TARGET cs_examples)
-  target_compile_definitions(tst_guidewalkthrough PRIVATE
-    CSTUDIO_EXAMPLES_DIR="${PROJECT_BINARY_DIR}/packaging/examples")
-  add_dependencies(tst_guidewalkthrough cs_examples)
-endif()
+cstudio_use_examples(tst_guidewalkthrough)
 # The guide's later chapters with the examples the build writes: fixing the deadlock, comparing
 # two runs, a run that hangs. Without examples (sanitizer and fuzzing builds) it skips.
 cstudio_add_test(tst_guidechapters SOURCES app/window/tst_guidechapters.cpp LIBS cs::app)
-if(TARGET cs_examples)
-  target_compile_definitions(tst_guidechapters PRIVATE
-    CSTUDIO_EXAMPLES_DIR="${PROJECT_BINARY_DIR}/packaging/examples")
-  add_dependencies(tst_guidechapters cs_examples)
-endif()
+cstudio_use_examples(tst_guidechapters)
 # Cut, Copy, Paste and Duplicate of transfers in the Edit menu, between windows, in the status bar.
 cstudio_add_test(tst_windowclipboard SOURCES app/window/tst_windowclipboard.cpp LIBS cs::app)
 # View › Fit Timeline to Window, Compact Rows, and the zoom remembered per document.
