@@ -207,9 +207,11 @@ void FlowNetwork::settle()
 {
   if (m_pendingSeeds.empty())
     return;
-  std::vector<int> seeds;
-  seeds.swap(m_pendingSeeds);
-  rebalance(seeds, m_pendingNow);
+  // Swapped with a member so that both buffers keep their capacity: settling happens once per
+  // simulated moment, and a fresh vector each time was a large share of the allocations.
+  m_settlingSeeds.swap(m_pendingSeeds);
+  m_pendingSeeds.clear();
+  rebalance(m_settlingSeeds, m_pendingNow);
 }
 
 double FlowNetwork::rate(int flow)

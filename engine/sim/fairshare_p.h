@@ -152,8 +152,9 @@ private:
   std::vector<Resource> m_resources;
   std::priority_queue<Completion, std::vector<Completion>, std::greater<>> m_completions;
   std::vector<int> m_changed;
-  std::vector<int> m_pendingSeeds; ///< resources of flows added or removed at m_pendingNow
-  std::vector<int> m_pendingFlows; ///< flows added at m_pendingNow
+  std::vector<int> m_pendingSeeds;  ///< resources of flows added or removed at m_pendingNow
+  std::vector<int> m_settlingSeeds; ///< the seeds settle() works on (capacity kept)
+  std::vector<int> m_pendingFlows;  ///< flows added at m_pendingNow
   double m_pendingNow = 0;
   std::vector<int> m_seenFlow;     ///< stamp per flow for component searches
   std::vector<int> m_seenResource; ///< stamp per resource

@@ -218,12 +218,12 @@ bool routeConnections(const Topology& topology, SimIndex& index, Diagnostics& di
   for (std::size_t c = 0; c < index.connections.size(); ++c)
     bySource[index.connections[c].from].push_back(static_cast<int>(c));
   bool ok = true;
+  RouteFinder finder(topology);
   for (const auto& [from, ids] : bySource) {
     std::vector<int> targets;
     for (const int c : ids)
       targets.push_back(gpuOfRank.at(index.connections[c].to));
-    const std::vector<std::optional<Route>> routes =
-        findRoutes(topology, gpuOfRank.at(from), targets);
+    const std::vector<std::optional<Route>> routes = finder.routes(gpuOfRank.at(from), targets);
     for (std::size_t i = 0; i < ids.size(); ++i) {
       ConnectionInfo& info = index.connections[ids[i]];
       if (!routes[i]) {
