@@ -174,8 +174,12 @@ int FlowNetwork::addOnRoute(int route, double bytes, double now)
     m_completions.push({now, id, flow.version});
     return id;
   }
-  for (const int r : path.resources) {
+  flow.positions.resize(path.resources.size());
+  for (std::size_t hop = 0; hop < path.resources.size(); ++hop) {
+    const int r = path.resources[hop];
+    flow.positions[hop] = static_cast<int>(m_resources[r].flows.size());
     m_resources[r].flows.push_back(id);
+    m_resources[r].hops.push_back(static_cast<int>(hop));
     m_pendingSeeds.push_back(r);
   }
   countInCeilings(path, +1);
@@ -247,13 +251,17 @@ void FlowNetwork::detach(int id)
   ++flow.version;
   --m_active;
   const Route& route = m_routes[flow.route];
-  for (const int r : route.resources) {
-    std::vector<int>& flows = m_resources[r].flows;
-    const auto found = std::find(flows.begin(), flows.end(), id);
-    if (found != flows.end()) {
-      *found = flows.back();
-      flows.pop_back();
-    }
+  // The last flow of each list takes the leaving flow's place, and learns its new slot.
+  for (std::size_t hop = 0; hop < route.resources.size(); ++hop) {
+    Resource& resource = m_resources[route.resources[hop]];
+    const int slot = flow.positions[hop];
+    const int last = resource.flows.back();
+    const int lastHop = resource.hops.back();
+    resource.flows[slot] = last;
+    resource.hops[slot] = lastHop;
+    m_flows[last].positions[lastHop] = slot;
+    resource.flows.pop_back();
+    resource.hops.pop_back();
   }
   countInCeilings(route, -1);
 }

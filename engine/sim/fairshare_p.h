@@ -95,6 +95,9 @@ private:
     int version = 0;  ///< bumps when the rate changes; older completion entries are stale
     bool active = false;
     bool scheduled = false; ///< a completion entry for the current rate is queued
+    /// Per resource of its route: its position in that resource's `flows`, so that it leaves
+    /// in constant time (a spine link carries thousands of flows).
+    std::vector<int> positions;
   };
   struct Resource {
     double capacity = 0;
@@ -104,6 +107,7 @@ private:
     /// group cannot carry more), a flow whose tightest resource is this one its own bound.
     double ceiling = 0;
     std::vector<int> flows; ///< active flows crossing it
+    std::vector<int> hops;  ///< per entry of `flows`: which resource of its route this one is
     bool changed = false;
     bool limiting = false; ///< not slack when the rates were last worked out
   };

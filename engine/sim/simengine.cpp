@@ -60,7 +60,10 @@ bool Engine::movePieces(int t, const Step& step, OpTraits traits)
 {
   TbState& state = m_states[t];
   const TbInfo& info = m_index.tbs[t];
-  const int pieces = dataPieces(step.cnt, state.slice);
+  // Worked out once per step and slice: movePieces runs again after every piece.
+  if (state.stepPieces < 0)
+    state.stepPieces = dataPieces(step.cnt, state.slice);
+  const int pieces = state.stepPieces;
   while (state.piece < pieces) {
     Connection* in = traits.receives ? &m_connections[info.receiveConnection] : nullptr;
     if (in && (in->fifo.empty() || !m_pieces[in->fifo.front()].arrived)) {
@@ -117,8 +120,8 @@ void Engine::startPiece(int t, double bytes, int slots)
   m_connections[info.sendConnection].held += slots;
   m_states[t].busy = true;
   const double wire = bytes / m_protocol.efficiency;
+  const auto payload = static_cast<std::int64_t>(std::llround(bytes));
   for (const auto& [link, aToB] : route.hops) {
-    const auto payload = static_cast<std::int64_t>(std::llround(bytes));
     (aToB ? m_usage[link].bytesAtoB : m_usage[link].bytesBtoA) += payload;
     m_wireBytes[link] += wire;
   }
@@ -234,6 +237,7 @@ void Engine::finishStep(int t)
   state.busy = false;
   state.dependencyMet = false;
   state.piece = 0;
+  state.stepPieces = -1;
   state.pieceReduced = false;
   if (++state.position == static_cast<int>(tb.steps.size())) {
     state.position = 0;

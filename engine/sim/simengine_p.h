@@ -42,6 +42,7 @@ struct TbState {
   int position = 0;
   int slice = 0;
   int piece = 0;             ///< pieces of the current step moved
+  int stepPieces = -1;       ///< pieces the current step moves in this slice; -1: not yet known
   bool pieceReduced = false; ///< the front received piece went through the fused reduction
   bool dependencyMet = false;
   bool busy = false; ///< a piece of its is leaving, or its local op runs
