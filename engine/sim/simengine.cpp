@@ -13,14 +13,14 @@ void Engine::advance(int t)
   TbState& state = m_states[t];
   const TbInfo& info = m_index.tbs[t];
   while (!state.done && !state.busy) {
-    if (state.slice >= m_slices || info.tb->steps.empty()) {
+    if (state.slice >= m_slices || info.stepCount == 0) {
       state.done = true;
       return;
     }
-    const Step& step = info.tb->steps[state.position];
+    const SimStep& step = m_index.steps[info.firstStep + state.position];
     const OpTraits traits = opTraits(step.type);
     if (!state.dependencyMet) {
-      const int target = info.depTarget[state.position];
+      const int target = step.depTarget;
       if (target >= 0 && m_states[target].published < flagKey(state.slice, step.deps)) {
         m_dependents[target].push_back(t);
         return;
@@ -56,7 +56,7 @@ int Engine::dataPieces(int cnt, int slice) const
   return std::clamp(pieces, 1, m_grain.piecesPerMessage);
 }
 
-bool Engine::movePieces(int t, const Step& step, OpTraits traits)
+bool Engine::movePieces(int t, const SimStep& step, OpTraits traits)
 {
   TbState& state = m_states[t];
   const TbInfo& info = m_index.tbs[t];
@@ -137,7 +137,7 @@ void Engine::pieceLeft(int piece)
   TbState& state = m_states[t];
   const TbInfo& info = m_index.tbs[t];
   state.busy = false;
-  if (opTraits(info.tb->steps[state.position].type).receives)
+  if (opTraits(m_index.steps[info.firstStep + state.position].type).receives)
     consume(m_connections[info.receiveConnection]);
   ++state.piece;
   state.pieceReduced = false;
@@ -206,7 +206,7 @@ void Engine::finishStep(int t)
   TbState& state = m_states[t];
   const TbInfo& info = m_index.tbs[t];
   const ThreadBlock& tb = *info.tb;
-  const Step& step = tb.steps[state.position];
+  const SimStep& step = m_index.steps[info.firstStep + state.position];
   const OpTraits traits = opTraits(step.type);
   if (m_options.recordEvents) {
     TraceEvent event;
@@ -239,7 +239,7 @@ void Engine::finishStep(int t)
   state.piece = 0;
   state.stepPieces = -1;
   state.pieceReduced = false;
-  if (++state.position == static_cast<int>(tb.steps.size())) {
+  if (++state.position == info.stepCount) {
     state.position = 0;
     ++state.slice;
   }
@@ -285,7 +285,7 @@ void Engine::reportDeadlock(Diagnostics& diagnostics) const
     location.step = state.position;
     location.line = step.line;
     std::string why;
-    if (!state.dependencyMet && info.depTarget[state.position] >= 0)
+    if (!state.dependencyMet && m_index.steps[info.firstStep + state.position].depTarget >= 0)
       why = "waits for tb " + std::to_string(step.depid) + " to publish step " +
             std::to_string(step.deps);
     else if (opTraits(step.type).receives && waitsToReceive(info))

@@ -212,7 +212,7 @@ private:
   int dataPieces(int cnt, int slice) const;
   void advance(int t);
   /// Moves the current step's pieces as far as the connections allow; true when all moved.
-  bool movePieces(int t, const Step& step, OpTraits traits);
+  bool movePieces(int t, const SimStep& step, OpTraits traits);
   void consume(Connection& connection);
   void finishStep(int t);
   void arrive(int piece);

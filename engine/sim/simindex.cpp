@@ -140,9 +140,14 @@ public:
     }
     if (!m_ok)
       return false;
+    m_index.steps.reserve(static_cast<std::size_t>(std::max(0, program.stepCount())));
     for (TbInfo& info : m_index.tbs) {
-      for (const Step& step : info.tb->steps)
-        info.depTarget.push_back(step.depid >= 0 ? m_globalTb.at({info.rank, step.depid}) : -1);
+      info.firstStep = static_cast<int>(m_index.steps.size());
+      info.stepCount = static_cast<int>(info.tb->steps.size());
+      for (const Step& step : info.tb->steps) {
+        const int target = step.depid >= 0 ? m_globalTb.at({info.rank, step.depid}) : -1;
+        m_index.steps.push_back({step.cnt, step.deps, target, step.type, step.hasdep});
+      }
     }
     return true;
   }
