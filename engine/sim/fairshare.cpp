@@ -157,6 +157,7 @@ int FlowNetwork::addOnRoute(int route, double bytes, double now)
     id = static_cast<int>(m_flows.size());
     m_flows.emplace_back();
     m_seenFlow.push_back(0);
+    m_liveVersion.push_back(-1);
   }
   Flow& flow = m_flows[id];
   flow.route = route;
@@ -166,6 +167,7 @@ int FlowNetwork::addOnRoute(int route, double bytes, double now)
   flow.active = true;
   flow.scheduled = false;
   ++flow.version;
+  m_liveVersion[id] = flow.version;
   ++m_active;
   const Route& path = m_routes[route];
   if (path.resources.empty()) {
@@ -193,8 +195,7 @@ double FlowNetwork::nextCompletion()
   for (;;) {
     while (!m_completions.empty()) {
       const Completion& top = m_completions.top();
-      const Flow& flow = m_flows[top.flow];
-      if (flow.active && flow.version == top.version)
+      if (m_liveVersion[top.flow] == top.version)
         break;
       m_completions.pop();
     }
@@ -249,6 +250,7 @@ void FlowNetwork::detach(int id)
   Flow& flow = m_flows[id];
   flow.active = false;
   ++flow.version;
+  m_liveVersion[id] = -1;
   --m_active;
   const Route& route = m_routes[flow.route];
   // The last flow of each list takes the leaving flow's place, and learns its new slot.
@@ -370,6 +372,7 @@ void FlowNetwork::rebalance(const std::vector<int>& seeds, double now)
     flow.rate = rates[i];
     flow.scheduled = true;
     ++flow.version;
+    m_liveVersion[flows[i]] = flow.version;
     const double finish = flow.rate > 0 ? now + flow.remaining / flow.rate : kInfinity;
     m_completions.push({finish, flows[i], flow.version});
   }

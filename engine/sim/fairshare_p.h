@@ -153,6 +153,9 @@ private:
   std::map<std::pair<int, int>, int> m_groupIds; ///< (resource, tightest) to its GroupCount
   std::vector<Flow> m_flows;
   std::vector<int> m_freeIds;
+  /// Per flow: its version while active, -1 after. Stale completion entries are many, and this
+  /// dense copy checks them without bringing each Flow into the cache.
+  std::vector<int> m_liveVersion;
   std::vector<Resource> m_resources;
   std::priority_queue<Completion, std::vector<Completion>, std::greater<>> m_completions;
   std::vector<int> m_changed;
