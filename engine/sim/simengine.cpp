@@ -66,7 +66,7 @@ bool Engine::movePieces(int t, const SimStep& step, OpTraits traits)
   const int pieces = state.stepPieces;
   while (state.piece < pieces) {
     Connection* in = traits.receives ? &m_connections[info.receiveConnection] : nullptr;
-    if (in && (in->fifo.empty() || !m_pieces[in->fifo.front()].arrived)) {
+    if (in && !frontArrived(info.receiveConnection)) {
       in->receivers.push_back(t);
       return false;
     }
@@ -88,18 +88,20 @@ bool Engine::movePieces(int t, const SimStep& step, OpTraits traits)
       startPiece(t, std::max(0, step.cnt) * sliceBytes(state.slice) / pieces, slots);
       return false;
     }
-    consume(*in);
+    consume(info.receiveConnection);
     ++state.piece;
     state.pieceReduced = false;
   }
   return true;
 }
 
-void Engine::consume(Connection& connection)
+void Engine::consume(int c)
 {
-  const int piece = connection.fifo.front();
+  Connection& connection = m_connections[c];
+  const int piece = frontPiece(c);
   connection.held -= m_pieces[piece].slots;
-  connection.fifo.pop_front();
+  connection.head = (connection.head + 1) % m_grain.pieceCapacity;
+  --connection.count;
   m_freePieces.push_back(piece); // left and arrived: nothing refers to it any more
   wake(connection.senders);
 }
@@ -116,7 +118,7 @@ void Engine::startPiece(int t, double bytes, int slots)
     m_freePieces.pop_back();
   }
   m_pieces[piece] = {info.sendConnection, t, false, slots, m_now};
-  m_connections[info.sendConnection].fifo.push_back(piece);
+  pushPiece(info.sendConnection, piece);
   m_connections[info.sendConnection].held += slots;
   m_states[t].busy = true;
   const double wire = bytes / m_protocol.efficiency;
@@ -138,7 +140,7 @@ void Engine::pieceLeft(int piece)
   const TbInfo& info = m_index.tbs[t];
   state.busy = false;
   if (opTraits(m_index.steps[info.firstStep + state.position].type).receives)
-    consume(m_connections[info.receiveConnection]);
+    consume(info.receiveConnection);
   ++state.piece;
   state.pieceReduced = false;
   m_ready.push_back(t);

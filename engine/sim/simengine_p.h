@@ -23,9 +23,13 @@ struct Piece {
   double started = 0; ///< when its first byte left
 };
 
+/// A connection's pieces sent and not yet consumed, oldest first, live in a ring of
+/// Granularity::pieceCapacity entries in Engine::m_fifo (they hold at least a slot each, so never
+/// more): a deque per connection cost two allocations and a pointer chase per piece.
 struct Connection {
-  std::deque<int> fifo;       ///< pieces sent and not yet consumed, oldest first
-  int held = 0;               ///< slots the pieces in `fifo` hold
+  int head = 0;               ///< ring position of the oldest piece
+  int count = 0;              ///< pieces in the ring
+  int held = 0;               ///< slots the pieces in the ring hold
   std::vector<int> receivers; ///< threadblocks waiting for the front piece to arrive
   std::vector<int> senders;   ///< threadblocks waiting for room
 };
@@ -90,6 +94,7 @@ public:
         m_chunkBytes(granularity.chunkBytes), m_slices(granularity.slices), m_grain(granularity),
         m_network(hostCapacities(index, options, m_host), options.recordUtilisation),
         m_states(index.tbs.size()), m_connections(index.connections.size()),
+        m_fifo(index.connections.size() * static_cast<std::size_t>(granularity.pieceCapacity)),
         m_dependents(index.tbs.size()), m_wireBytes(topology.links.size(), 0.0)
   {
     m_usage.resize(topology.links.size());
@@ -157,11 +162,7 @@ public:
 
   void reportDeadlock(Diagnostics& diagnostics) const;
   /// Whether the front piece of `info`'s receive connection has not arrived yet.
-  bool waitsToReceive(const TbInfo& info) const
-  {
-    const Connection& in = m_connections[info.receiveConnection];
-    return in.fifo.empty() || !m_pieces[in.fifo.front()].arrived;
-  }
+  bool waitsToReceive(const TbInfo& info) const { return !frontArrived(info.receiveConnection); }
   void fillTrace(Trace& trace, std::vector<LinkTotal>& totals) const;
   double endTime() const { return m_end; }
   double now() const { return m_now; }
@@ -224,7 +225,23 @@ private:
   void advance(int t);
   /// Moves the current step's pieces as far as the connections allow; true when all moved.
   bool movePieces(int t, const SimStep& step, OpTraits traits);
-  void consume(Connection& connection);
+  void consume(int connection);
+  /// The oldest piece of connection c (it has one).
+  int frontPiece(int c) const
+  {
+    return m_fifo[static_cast<std::size_t>(c) * m_grain.pieceCapacity + m_connections[c].head];
+  }
+  bool frontArrived(int c) const
+  {
+    return m_connections[c].count > 0 && m_pieces[frontPiece(c)].arrived;
+  }
+  void pushPiece(int c, int piece)
+  {
+    Connection& connection = m_connections[c];
+    const int at = (connection.head + connection.count) % m_grain.pieceCapacity;
+    m_fifo[static_cast<std::size_t>(c) * m_grain.pieceCapacity + at] = piece;
+    ++connection.count;
+  }
   void finishStep(int t);
   void arrive(int piece);
   /// Starts `bytes` of local work of threadblock t: a cpy or re step (ends the step)
@@ -249,6 +266,7 @@ private:
   std::vector<int> m_routes; ///< per connection: its route in m_network (host included)
   std::vector<TbState> m_states;
   std::vector<Connection> m_connections;
+  std::vector<int> m_fifo; ///< per connection a ring of pieceCapacity pieces (Connection)
   std::vector<std::vector<int>> m_dependents; ///< per tb: threadblocks waiting for its flag
   std::vector<Piece> m_pieces;
   std::vector<int> m_freePieces; ///< consumed pieces, for reuse
