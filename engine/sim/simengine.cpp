@@ -109,7 +109,7 @@ void Engine::consume(int c)
 void Engine::startPiece(int t, double bytes, int slots)
 {
   const TbInfo& info = m_index.tbs[t];
-  const ConnectionInfo& route = m_index.connections[info.sendConnection];
+  const Path& path = m_paths[info.sendConnection];
   int piece = static_cast<int>(m_pieces.size());
   if (m_freePieces.empty()) {
     m_pieces.emplace_back();
@@ -123,11 +123,12 @@ void Engine::startPiece(int t, double bytes, int slots)
   m_states[t].busy = true;
   const double wire = bytes / m_protocol.efficiency;
   const auto payload = static_cast<std::int64_t>(std::llround(bytes));
-  for (const auto& [link, aToB] : route.hops) {
+  for (int hop = path.firstHop; hop < path.firstHop + path.hopCount; ++hop) {
+    const auto [link, aToB] = m_hops[hop];
     (aToB ? m_usage[link].bytesAtoB : m_usage[link].bytesBtoA) += payload;
     m_wireBytes[link] += wire;
   }
-  const int flow = m_network.addOnRoute(m_routes[info.sendConnection], wire, m_now);
+  const int flow = m_network.addOnRoute(path.route, wire, m_now);
   if (flow >= static_cast<int>(m_flowPiece.size()))
     m_flowPiece.resize(flow + 1);
   m_flowPiece[flow] = piece;
@@ -144,6 +145,24 @@ void Engine::pieceLeft(int piece)
   ++state.piece;
   state.pieceReduced = false;
   m_ready.push_back(t);
+}
+
+void Engine::buildPaths()
+{
+  m_paths.reserve(m_index.connections.size());
+  for (const ConnectionInfo& connection : m_index.connections) {
+    std::vector<int> resources = connection.resources;
+    if (m_host.host >= 0)
+      resources.push_back(m_host.host);
+    Path path;
+    path.latencyUs = connection.latencyUs;
+    path.hopLatencyUs = m_protocol.hopLatencyUs(connection.hopClass);
+    path.route = m_network.addRoute(std::move(resources));
+    path.firstHop = static_cast<int>(m_hops.size());
+    path.hopCount = static_cast<int>(connection.hops.size());
+    m_hops.insert(m_hops.end(), connection.hops.begin(), connection.hops.end());
+    m_paths.push_back(path);
+  }
 }
 
 std::vector<double> hostCapacities(const SimIndex& index, const SimOptions& options,

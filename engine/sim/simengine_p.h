@@ -84,6 +84,17 @@ struct Timer {
   }
 };
 
+/// What a piece needs of its connection's route, per connection in one array: reading it from
+/// the index's ConnectionInfo (its hops in a heap block of their own) missed the cache on every
+/// piece of a large run.
+struct Path {
+  double latencyUs = 0;    ///< the route's latency
+  double hopLatencyUs = 0; ///< the protocol's fixed cost for the route's hop class
+  int route = 0;           ///< its route in the FlowNetwork (host included)
+  int firstHop = 0;        ///< its hops are Engine::m_hops[firstHop .. firstHop + hopCount)
+  int hopCount = 0;
+};
+
 /// The event loop over one index; see simulator.h for the model.
 class Engine
 {
@@ -100,12 +111,7 @@ public:
     m_usage.resize(topology.links.size());
     for (std::size_t i = 0; i < topology.links.size(); ++i)
       m_usage[i].link = topology.links[i].id;
-    for (const ConnectionInfo& connection : index.connections) {
-      std::vector<int> resources = connection.resources;
-      if (m_host.host >= 0)
-        resources.push_back(m_host.host);
-      m_routes.push_back(m_network.addRoute(std::move(resources)));
-    }
+    buildPaths();
   }
 
   /// Runs to the end (true) or until SimOptions::cancel is set (false).
@@ -133,11 +139,10 @@ public:
           drain();
           continue;
         }
-        const ConnectionInfo& info = m_index.connections[m_pieces[piece].connection];
+        const Path& path = m_paths[m_pieces[piece].connection];
         // The protocol's fixed cost per hop overlaps the piece's own streaming (simulator.h).
         const double arrival =
-            std::max(m_now, m_pieces[piece].started + m_protocol.hopLatencyUs(info.hopClass)) +
-            info.latencyUs;
+            std::max(m_now, m_pieces[piece].started + path.hopLatencyUs) + path.latencyUs;
         m_timers.push({arrival, m_sequence++, 0, piece});
         pieceLeft(piece);
       } else {
@@ -253,6 +258,8 @@ private:
   void pieceLeft(int piece);
   void startPiece(int t, double bytes, int slots);
   void sampleUtilisation();
+  /// m_paths and m_hops from the index, and the connections' routes in m_network.
+  void buildPaths();
 
   const Topology& m_topology;
   const SimIndex& m_index;
@@ -263,7 +270,8 @@ private:
   Granularity m_grain;
   HostResources m_host; // before m_network, which is built from it
   FlowNetwork m_network;
-  std::vector<int> m_routes; ///< per connection: its route in m_network (host included)
+  std::vector<Path> m_paths;                ///< per connection
+  std::vector<std::pair<int, bool>> m_hops; ///< every connection's hops, Path::firstHop on
   std::vector<TbState> m_states;
   std::vector<Connection> m_connections;
   std::vector<int> m_fifo; ///< per connection a ring of pieceCapacity pieces (Connection)
