@@ -101,7 +101,7 @@ FlowNetwork::FlowNetwork(std::vector<double> capacities, bool trackLoads) : m_tr
   m_seenResource.assign(capacities.size(), 0);
 }
 
-int FlowNetwork::addRoute(std::vector<int> resources)
+int FlowNetwork::addRoute(const std::vector<int>& resources)
 {
   Route route;
   route.bound = kInfinity;
@@ -113,15 +113,17 @@ int FlowNetwork::addRoute(std::vector<int> resources)
   }
   // One counter per (resource, tightest resource): routes with the same tightest resource
   // share it on every resource they both cross.
+  route.first = static_cast<int>(m_routeResources.size());
+  route.count = static_cast<int>(resources.size());
   for (const int r : resources) {
     const auto [it, inserted] =
         m_groupIds.emplace(std::pair(r, route.tightest), static_cast<int>(m_groupCounts.size()));
     if (inserted)
       m_groupCounts.push_back({r, route.tightest, 0});
-    route.groups.push_back(it->second);
+    m_routeResources.push_back(r);
+    m_routeGroups.push_back(it->second);
   }
-  route.resources = std::move(resources);
-  m_routes.push_back(std::move(route));
+  m_routes.push_back(route);
   return static_cast<int>(m_routes.size()) - 1;
 }
 
@@ -135,9 +137,9 @@ int FlowNetwork::add(const std::vector<int>& resources, double bytes, double now
 
 void FlowNetwork::countInCeilings(const Route& route, int delta)
 {
-  for (std::size_t i = 0; i < route.resources.size(); ++i) {
-    const int r = route.resources[i];
-    GroupCount& group = m_groupCounts[route.groups[i]];
+  for (int i = route.first; i < route.first + route.count; ++i) {
+    const int r = m_routeResources[i];
+    GroupCount& group = m_groupCounts[m_routeGroups[i]];
     const bool first = delta > 0 ? group.count == 0 : group.count == 1;
     group.count += delta;
     if (first || route.tightest == r)
@@ -170,18 +172,18 @@ int FlowNetwork::addOnRoute(int route, double bytes, double now)
   m_liveVersion[id] = flow.version;
   ++m_active;
   const Route& path = m_routes[route];
-  if (path.resources.empty()) {
+  if (path.count == 0) {
     // Nothing to share: done as soon as it starts.
     flow.rate = kInfinity;
     m_completions.push({now, id, flow.version});
     return id;
   }
-  flow.positions.resize(path.resources.size());
-  for (std::size_t hop = 0; hop < path.resources.size(); ++hop) {
-    const int r = path.resources[hop];
+  flow.positions.resize(path.count);
+  for (int hop = 0; hop < path.count; ++hop) {
+    const int r = m_routeResources[path.first + hop];
     flow.positions[hop] = static_cast<int>(m_resources[r].flows.size());
     m_resources[r].flows.push_back(id);
-    m_resources[r].hops.push_back(static_cast<int>(hop));
+    m_resources[r].hops.push_back(hop);
     m_pendingSeeds.push_back(r);
   }
   countInCeilings(path, +1);
@@ -238,7 +240,7 @@ int FlowNetwork::popCompletion(double now)
   const int id = m_completions.top().flow;
   m_completions.pop();
   detach(id);
-  const std::vector<int>& resources = resourcesOf(id);
+  const std::span<const int> resources = resourcesOf(id);
   m_pendingSeeds.insert(m_pendingSeeds.end(), resources.begin(), resources.end());
   m_pendingNow = now;
   m_freeIds.push_back(id);
@@ -254,8 +256,8 @@ void FlowNetwork::detach(int id)
   --m_active;
   const Route& route = m_routes[flow.route];
   // The last flow of each list takes the leaving flow's place, and learns its new slot.
-  for (std::size_t hop = 0; hop < route.resources.size(); ++hop) {
-    Resource& resource = m_resources[route.resources[hop]];
+  for (int hop = 0; hop < route.count; ++hop) {
+    Resource& resource = m_resources[m_routeResources[route.first + hop]];
     const int slot = flow.positions[hop];
     const int last = resource.flows.back();
     const int lastHop = resource.hops.back();

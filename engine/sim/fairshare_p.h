@@ -11,6 +11,7 @@
 #include <limits>
 #include <map>
 #include <queue>
+#include <span>
 #include <vector>
 
 namespace cs {
@@ -54,7 +55,7 @@ public:
 
   /// Registers a path over `resources` (each at most once) for addOnRoute(); returns its id. The
   /// simulator registers one per connection, so that starting a flow copies and looks up nothing.
-  int addRoute(std::vector<int> resources);
+  int addRoute(const std::vector<int>& resources);
   /// Starts a flow of `bytes` over route `route` at time `now` (never before an earlier call's
   /// `now`); returns its id.
   int addOnRoute(int route, double bytes, double now);
@@ -79,11 +80,14 @@ public:
   std::int64_t rebalancedFlows() const { return m_rebalancedFlows; }
 
 private:
+  /// A path's resources are m_routeResources[first .. first + count), and per resource crossed
+  /// m_routeGroups holds the counter of this route's flows among that resource's flows grouped
+  /// by their tightest resource (an index into m_groupCounts). Flat arrays, not a vector per
+  /// route: every flow that starts or ends reads its route's, and 30,000 routes' own heap
+  /// blocks missed the cache each time.
   struct Route {
-    std::vector<int> resources;
-    /// Per resource crossed: the counter of this route's flows among that resource's flows
-    /// grouped by their tightest resource (an index into m_groupCounts).
-    std::vector<int> groups;
+    int first = 0;
+    int count = 0;
     int tightest = -1; ///< the first resource of the smallest capacity crossed
     double bound = 0;  ///< that capacity: a flow's rate can never be higher
   };
@@ -139,15 +143,21 @@ private:
   /// Brings the rates up to date with the flows added and removed since the last call.
   void settle();
   void detach(int flow);
-  const std::vector<int>& resourcesOf(int flow) const
+  std::span<const int> resourcesOf(const Route& route) const
   {
-    return m_routes[m_flows[flow].route].resources;
+    return {m_routeResources.data() + route.first, static_cast<std::size_t>(route.count)};
+  }
+  std::span<const int> resourcesOf(int flow) const
+  {
+    return resourcesOf(m_routes[m_flows[flow].route]);
   }
   double boundOf(int flow) const { return m_routes[m_flows[flow].route].bound; }
   /// Counts a flow of `route` in (+1) or out (-1) of its resources' ceilings.
   void countInCeilings(const Route& route, int delta);
 
   std::vector<Route> m_routes;
+  std::vector<int> m_routeResources;          ///< every route's resources (Route)
+  std::vector<int> m_routeGroups;             ///< per entry of m_routeResources: its group counter
   std::map<std::vector<int>, int> m_routeIds; ///< for add() by resources
   std::vector<GroupCount> m_groupCounts;
   std::map<std::pair<int, int>, int> m_groupIds; ///< (resource, tightest) to its GroupCount

@@ -157,7 +157,7 @@ void Engine::buildPaths()
     Path path;
     path.latencyUs = connection.latencyUs;
     path.hopLatencyUs = m_protocol.hopLatencyUs(connection.hopClass);
-    path.route = m_network.addRoute(std::move(resources));
+    path.route = m_network.addRoute(resources);
     path.firstHop = static_cast<int>(m_hops.size());
     path.hopCount = static_cast<int>(connection.hops.size());
     m_hops.insert(m_hops.end(), connection.hops.begin(), connection.hops.end());
