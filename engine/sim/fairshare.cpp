@@ -159,7 +159,6 @@ int FlowNetwork::addOnRoute(int route, double bytes, double now)
     id = static_cast<int>(m_flows.size());
     m_flows.emplace_back();
     m_seenFlow.push_back(0);
-    m_liveVersion.push_back(-1);
   }
   Flow& flow = m_flows[id];
   flow.route = route;
@@ -168,14 +167,12 @@ int FlowNetwork::addOnRoute(int route, double bytes, double now)
   flow.since = now;
   flow.active = true;
   flow.scheduled = false;
-  ++flow.version;
-  m_liveVersion[id] = flow.version;
   ++m_active;
   const Route& path = m_routes[route];
   if (path.count == 0) {
     // Nothing to share: done as soon as it starts.
     flow.rate = kInfinity;
-    m_completions.push({now, id, flow.version});
+    m_completions.set(id, now);
     return id;
   }
   flow.positions.resize(path.count);
@@ -195,15 +192,9 @@ int FlowNetwork::addOnRoute(int route, double bytes, double now)
 double FlowNetwork::nextCompletion()
 {
   for (;;) {
-    while (!m_completions.empty()) {
-      const Completion& top = m_completions.top();
-      if (m_liveVersion[top.flow] == top.version)
-        break;
-      m_completions.pop();
-    }
     // A flow due at the moment of the pending changes finishes then whatever the new rates:
     // it has nothing left. Anything later needs the rates brought up to date first.
-    const double next = m_completions.empty() ? kInfinity : m_completions.top().time;
+    const double next = m_completions.empty() ? kInfinity : m_completions.topTime();
     if (m_pendingSeeds.empty() || next <= m_pendingNow)
       return next;
     settle();
@@ -237,8 +228,7 @@ int FlowNetwork::popCompletion(double now)
 {
   if (nextCompletion() == kInfinity)
     return -1;
-  const int id = m_completions.top().flow;
-  m_completions.pop();
+  const int id = m_completions.topFlow();
   detach(id);
   const std::span<const int> resources = resourcesOf(id);
   m_pendingSeeds.insert(m_pendingSeeds.end(), resources.begin(), resources.end());
@@ -251,8 +241,7 @@ void FlowNetwork::detach(int id)
 {
   Flow& flow = m_flows[id];
   flow.active = false;
-  ++flow.version;
-  m_liveVersion[id] = -1;
+  m_completions.remove(id);
   --m_active;
   const Route& route = m_routes[flow.route];
   // The last flow of each list takes the leaving flow's place, and learns its new slot.
@@ -373,10 +362,8 @@ void FlowNetwork::rebalance(const std::vector<int>& seeds, double now)
       continue; // its completion entry is still right
     flow.rate = rates[i];
     flow.scheduled = true;
-    ++flow.version;
-    m_liveVersion[flows[i]] = flow.version;
     const double finish = flow.rate > 0 ? now + flow.remaining / flow.rate : kInfinity;
-    m_completions.push({finish, flows[i], flow.version});
+    m_completions.set(flows[i], finish);
   }
   if (m_trackLoads)
     updateLoads(seeds);

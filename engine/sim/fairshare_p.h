@@ -7,10 +7,11 @@
 // asked about a later moment: a 1,024-rank ring starts and ends thousands of transfers at each
 // instant, all in one connected component once the nodes share spine switches.
 
+#include "completionheap_p.h"
+
 #include <cstdint>
 #include <limits>
 #include <map>
-#include <queue>
 #include <span>
 #include <vector>
 
@@ -96,9 +97,8 @@ private:
     double remaining = 0;
     double rate = 0;
     double since = 0; ///< time `remaining` was last brought up to date
-    int version = 0;  ///< bumps when the rate changes; older completion entries are stale
     bool active = false;
-    bool scheduled = false; ///< a completion entry for the current rate is queued
+    bool scheduled = false; ///< in m_completions with the finish time of its current rate
     /// Per resource of its route: its position in that resource's `flows`, so that it leaves
     /// in constant time (a spine link carries thousands of flows).
     std::vector<int> positions;
@@ -120,15 +120,6 @@ private:
     int resource = 0;
     int tightest = 0;
     int count = 0;
-  };
-  struct Completion {
-    double time;
-    int flow;
-    int version;
-    bool operator>(const Completion& other) const
-    {
-      return time != other.time ? time > other.time : flow > other.flow;
-    }
   };
 
   void rebalance(const std::vector<int>& seeds, double now);
@@ -163,11 +154,8 @@ private:
   std::map<std::pair<int, int>, int> m_groupIds; ///< (resource, tightest) to its GroupCount
   std::vector<Flow> m_flows;
   std::vector<int> m_freeIds;
-  /// Per flow: its version while active, -1 after. Stale completion entries are many, and this
-  /// dense copy checks them without bringing each Flow into the cache.
-  std::vector<int> m_liveVersion;
   std::vector<Resource> m_resources;
-  std::priority_queue<Completion, std::vector<Completion>, std::greater<>> m_completions;
+  CompletionHeap m_completions; ///< the active flows with a rate, by finish time
   std::vector<int> m_changed;
   std::vector<int> m_pendingSeeds;  ///< resources of flows added or removed at m_pendingNow
   std::vector<int> m_settlingSeeds; ///< the seeds settle() works on (capacity kept)
