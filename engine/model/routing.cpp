@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <queue>
 #include <unordered_map>
 
@@ -48,13 +49,11 @@ bool better(double latency, const std::vector<Hop>& hops, const Candidate& curre
                                       });
 }
 
-struct Adjacent {
-  int link = 0;
-  int other = 0; ///< node index
-  bool aToB = true;
-};
+} // namespace
 
-/// Single-source shortest routes over node indices (positions in topology.nodes).
+/// Single-source shortest routes over node indices (positions in topology.nodes). The work space
+/// is kept between searches and only the nodes a search touched are reset: a 1,024-GPU fabric is
+/// searched once per sending rank.
 class RouteSearch
 {
 public:
@@ -68,9 +67,14 @@ public:
       const auto b = m_index.find(link.b);
       if (a == m_index.end() || b == m_index.end() || a->second == b->second)
         continue;
-      m_adjacent[a->second].push_back({link.id, b->second, true});
-      m_adjacent[b->second].push_back({link.id, a->second, false});
+      m_adjacent[a->second].push_back(
+          {link.id, b->second, true, link.latencyUs, link.bandwidthGBps});
+      m_adjacent[b->second].push_back(
+          {link.id, a->second, false, link.latencyUs, link.bandwidthGBps});
     }
+    m_best.resize(topology.nodes.size());
+    m_settled.assign(topology.nodes.size(), 0);
+    m_target.assign(topology.nodes.size(), 0);
   }
 
   int indexOf(int nodeId) const
@@ -79,52 +83,102 @@ public:
     return found == m_index.end() ? -1 : found->second;
   }
 
-  std::vector<Candidate> from(int source) const
+  /// The best routes from `source`, valid until the next call. With `targets` (node indices) the
+  /// search stops once every target is settled: a settled node's route never changes, so the
+  /// targets' routes are those of a full search; other nodes may be left unreached.
+  const std::vector<Candidate>& from(int source, const std::vector<int>& targets = {})
   {
-    std::vector<Candidate> best(m_topology.nodes.size());
-    best[source].reached = true;
-    best[source].latency = 0;
+    reset();
+    int pending = 0;
+    for (const int t : targets) {
+      if (t >= 0 && !m_target[t]) {
+        m_target[t] = 1;
+        ++pending;
+      }
+    }
+    touch(source);
+    m_best[source].reached = true;
+    m_best[source].latency = 0;
     using Entry = std::pair<double, int>;
     std::priority_queue<Entry, std::vector<Entry>, std::greater<>> queue;
-    std::vector<bool> settled(best.size(), false);
     queue.push({0.0, source});
-    while (!queue.empty()) {
+    while (!queue.empty() && (targets.empty() || pending > 0)) {
       const int node = queue.top().second;
       queue.pop();
-      if (settled[node])
+      if (m_settled[node])
         continue;
-      settled[node] = true;
+      m_settled[node] = 1;
+      if (m_target[node])
+        --pending;
       // GPUs do not forward: only the source GPU may be left again.
       if (node != source && m_topology.nodes[node].kind == NodeKind::Gpu)
         continue;
-      for (const Adjacent& next : m_adjacent[node]) {
-        if (settled[next.other])
-          continue;
-        const TopologyLink& link = *m_topology.link(next.link);
-        const double latency = best[node].latency + link.latencyUs;
-        // Clearly slower than the route known: no need to build the hops to compare them.
-        if (slower(latency, best[next.other]))
-          continue;
-        std::vector<Hop> hops = best[node].hops;
-        hops.push_back({next.link, next.aToB});
-        if (!better(latency, hops, best[next.other]))
-          continue;
-        Candidate& target = best[next.other];
-        target.reached = true;
-        target.latency = latency;
-        target.hops = std::move(hops);
-        target.bottleneck = std::min(best[node].bottleneck, link.bandwidthGBps);
-        queue.push({latency, next.other});
-      }
+      relax(node, queue);
     }
-    return best;
+    for (const int t : targets) {
+      if (t >= 0)
+        m_target[t] = 0;
+    }
+    return m_best;
   }
 
 private:
+  struct Adjacent {
+    int link = 0;
+    int other = 0; ///< node index
+    bool aToB = true;
+    double latencyUs = 0;
+    double bandwidthGBps = 0;
+  };
+
+  void touch(int node)
+  {
+    if (!m_settled[node] && !m_best[node].reached)
+      m_touched.push_back(node);
+  }
+
+  void reset()
+  {
+    for (const int node : m_touched) {
+      m_best[node] = Candidate();
+      m_settled[node] = 0;
+    }
+    m_touched.clear();
+  }
+
+  template <typename Queue> void relax(int node, Queue& queue)
+  {
+    for (const Adjacent& next : m_adjacent[node]) {
+      if (m_settled[next.other])
+        continue;
+      const double latency = m_best[node].latency + next.latencyUs;
+      // Clearly slower than the route known: no need to build the hops to compare them.
+      if (slower(latency, m_best[next.other]))
+        continue;
+      std::vector<Hop> hops = m_best[node].hops;
+      hops.push_back({next.link, next.aToB});
+      if (!better(latency, hops, m_best[next.other]))
+        continue;
+      touch(next.other);
+      Candidate& target = m_best[next.other];
+      target.reached = true;
+      target.latency = latency;
+      target.hops = std::move(hops);
+      target.bottleneck = std::min(m_best[node].bottleneck, next.bandwidthGBps);
+      queue.push({latency, next.other});
+    }
+  }
+
   const Topology& m_topology;
   std::unordered_map<int, int> m_index;
   std::vector<std::vector<Adjacent>> m_adjacent;
+  std::vector<Candidate> m_best;
+  std::vector<char> m_settled;
+  std::vector<char> m_target;
+  std::vector<int> m_touched; ///< nodes whose m_best or m_settled the last search set
 };
+
+namespace {
 
 Route toRoute(const Candidate& candidate)
 {
@@ -139,30 +193,36 @@ Route toRoute(const Candidate& candidate)
 
 std::optional<Route> findRoute(const Topology& topology, int fromNode, int toNode)
 {
-  const RouteSearch search(topology);
-  const int from = search.indexOf(fromNode);
-  const int to = search.indexOf(toNode);
-  if (from < 0 || to < 0)
-    return std::nullopt;
-  if (from == to)
-    return Route{};
-  const std::vector<Candidate> best = search.from(from);
-  if (!best[to].reached)
-    return std::nullopt;
-  return toRoute(best[to]);
+  const std::vector<std::optional<Route>> routes = findRoutes(topology, fromNode, {toNode});
+  return routes.front();
 }
 
 std::vector<std::optional<Route>> findRoutes(const Topology& topology, int fromNode,
                                              const std::vector<int>& toNodes)
 {
+  return RouteFinder(topology).routes(fromNode, toNodes);
+}
+
+RouteFinder::RouteFinder(const Topology& topology)
+    : m_search(std::make_unique<RouteSearch>(topology))
+{
+}
+
+RouteFinder::~RouteFinder() = default;
+
+std::vector<std::optional<Route>> RouteFinder::routes(int fromNode, const std::vector<int>& toNodes)
+{
   std::vector<std::optional<Route>> routes(toNodes.size());
-  const RouteSearch search(topology);
-  const int from = search.indexOf(fromNode);
+  const int from = m_search->indexOf(fromNode);
   if (from < 0)
     return routes;
-  const std::vector<Candidate> best = search.from(from);
+  std::vector<int> targets;
+  targets.reserve(toNodes.size());
+  for (const int node : toNodes)
+    targets.push_back(m_search->indexOf(node));
+  const std::vector<Candidate>& best = m_search->from(from, targets);
   for (std::size_t i = 0; i < toNodes.size(); ++i) {
-    const int to = search.indexOf(toNodes[i]);
+    const int to = targets[i];
     if (to == from)
       routes[i] = Route{};
     else if (to >= 0 && best[to].reached)
@@ -178,12 +238,12 @@ RouteTable::RouteTable(const Topology& topology)
       m_ranks = std::max(m_ranks, node.rank + 1);
   }
   m_routes.resize(static_cast<std::size_t>(m_ranks) * static_cast<std::size_t>(m_ranks));
-  const RouteSearch search(topology);
+  RouteSearch search(topology);
   for (int from = 0; from < m_ranks; ++from) {
     const TopologyNode* source = topology.gpuNode(from);
     if (!source)
       continue;
-    const std::vector<Candidate> best = search.from(search.indexOf(source->id));
+    const std::vector<Candidate>& best = search.from(search.indexOf(source->id));
     for (int to = 0; to < m_ranks; ++to) {
       const TopologyNode* target = topology.gpuNode(to);
       if (!target)

@@ -7,6 +7,7 @@
 
 #include "topology.h"
 
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -34,6 +35,24 @@ std::optional<Route> findRoute(const Topology& topology, int fromNode, int toNod
 /// nullopt where no route exists.
 std::vector<std::optional<Route>> findRoutes(const Topology& topology, int fromNode,
                                              const std::vector<int>& toNodes);
+
+class RouteSearch;
+
+/// findRoutes() from many sources over one topology: the node index and adjacency are built
+/// once, and each search stops as soon as it has settled every target (the routes are the same).
+class RouteFinder
+{
+public:
+  explicit RouteFinder(const Topology& topology);
+  ~RouteFinder();
+  RouteFinder(const RouteFinder&) = delete;
+  RouteFinder& operator=(const RouteFinder&) = delete;
+  /// As findRoutes(topology, fromNode, toNodes).
+  std::vector<std::optional<Route>> routes(int fromNode, const std::vector<int>& toNodes);
+
+private:
+  std::unique_ptr<RouteSearch> m_search;
+};
 
 /// All-pairs routes between the ranks' GPUs, computed once (the simulator asks per message).
 class RouteTable

@@ -101,7 +101,7 @@ FlowNetwork::FlowNetwork(std::vector<double> capacities, bool trackLoads) : m_tr
   m_seenResource.assign(capacities.size(), 0);
 }
 
-int FlowNetwork::addRoute(std::vector<int> resources)
+int FlowNetwork::addRoute(const std::vector<int>& resources)
 {
   Route route;
   route.bound = kInfinity;
@@ -113,15 +113,17 @@ int FlowNetwork::addRoute(std::vector<int> resources)
   }
   // One counter per (resource, tightest resource): routes with the same tightest resource
   // share it on every resource they both cross.
+  route.first = static_cast<int>(m_routeResources.size());
+  route.count = static_cast<int>(resources.size());
   for (const int r : resources) {
     const auto [it, inserted] =
         m_groupIds.emplace(std::pair(r, route.tightest), static_cast<int>(m_groupCounts.size()));
     if (inserted)
       m_groupCounts.push_back({r, route.tightest, 0});
-    route.groups.push_back(it->second);
+    m_routeResources.push_back(r);
+    m_routeGroups.push_back(it->second);
   }
-  route.resources = std::move(resources);
-  m_routes.push_back(std::move(route));
+  m_routes.push_back(route);
   return static_cast<int>(m_routes.size()) - 1;
 }
 
@@ -135,9 +137,9 @@ int FlowNetwork::add(const std::vector<int>& resources, double bytes, double now
 
 void FlowNetwork::countInCeilings(const Route& route, int delta)
 {
-  for (std::size_t i = 0; i < route.resources.size(); ++i) {
-    const int r = route.resources[i];
-    GroupCount& group = m_groupCounts[route.groups[i]];
+  for (int i = route.first; i < route.first + route.count; ++i) {
+    const int r = m_routeResources[i];
+    GroupCount& group = m_groupCounts[m_routeGroups[i]];
     const bool first = delta > 0 ? group.count == 0 : group.count == 1;
     group.count += delta;
     if (first || route.tightest == r)
@@ -165,17 +167,20 @@ int FlowNetwork::addOnRoute(int route, double bytes, double now)
   flow.since = now;
   flow.active = true;
   flow.scheduled = false;
-  ++flow.version;
   ++m_active;
   const Route& path = m_routes[route];
-  if (path.resources.empty()) {
+  if (path.count == 0) {
     // Nothing to share: done as soon as it starts.
     flow.rate = kInfinity;
-    m_completions.push({now, id, flow.version});
+    m_completions.set(id, now);
     return id;
   }
-  for (const int r : path.resources) {
+  flow.positions.resize(path.count);
+  for (int hop = 0; hop < path.count; ++hop) {
+    const int r = m_routeResources[path.first + hop];
+    flow.positions[hop] = static_cast<int>(m_resources[r].flows.size());
     m_resources[r].flows.push_back(id);
+    m_resources[r].hops.push_back(hop);
     m_pendingSeeds.push_back(r);
   }
   countInCeilings(path, +1);
@@ -187,16 +192,9 @@ int FlowNetwork::addOnRoute(int route, double bytes, double now)
 double FlowNetwork::nextCompletion()
 {
   for (;;) {
-    while (!m_completions.empty()) {
-      const Completion& top = m_completions.top();
-      const Flow& flow = m_flows[top.flow];
-      if (flow.active && flow.version == top.version)
-        break;
-      m_completions.pop();
-    }
     // A flow due at the moment of the pending changes finishes then whatever the new rates:
     // it has nothing left. Anything later needs the rates brought up to date first.
-    const double next = m_completions.empty() ? kInfinity : m_completions.top().time;
+    const double next = m_completions.empty() ? kInfinity : m_completions.topTime();
     if (m_pendingSeeds.empty() || next <= m_pendingNow)
       return next;
     settle();
@@ -207,9 +205,11 @@ void FlowNetwork::settle()
 {
   if (m_pendingSeeds.empty())
     return;
-  std::vector<int> seeds;
-  seeds.swap(m_pendingSeeds);
-  rebalance(seeds, m_pendingNow);
+  // Swapped with a member so that both buffers keep their capacity: settling happens once per
+  // simulated moment, and a fresh vector each time was a large share of the allocations.
+  m_settlingSeeds.swap(m_pendingSeeds);
+  m_pendingSeeds.clear();
+  rebalance(m_settlingSeeds, m_pendingNow);
 }
 
 double FlowNetwork::rate(int flow)
@@ -228,10 +228,9 @@ int FlowNetwork::popCompletion(double now)
 {
   if (nextCompletion() == kInfinity)
     return -1;
-  const int id = m_completions.top().flow;
-  m_completions.pop();
+  const int id = m_completions.topFlow();
   detach(id);
-  const std::vector<int>& resources = resourcesOf(id);
+  const std::span<const int> resources = resourcesOf(id);
   m_pendingSeeds.insert(m_pendingSeeds.end(), resources.begin(), resources.end());
   m_pendingNow = now;
   m_freeIds.push_back(id);
@@ -242,16 +241,20 @@ void FlowNetwork::detach(int id)
 {
   Flow& flow = m_flows[id];
   flow.active = false;
-  ++flow.version;
+  m_completions.remove(id);
   --m_active;
   const Route& route = m_routes[flow.route];
-  for (const int r : route.resources) {
-    std::vector<int>& flows = m_resources[r].flows;
-    const auto found = std::find(flows.begin(), flows.end(), id);
-    if (found != flows.end()) {
-      *found = flows.back();
-      flows.pop_back();
-    }
+  // The last flow of each list takes the leaving flow's place, and learns its new slot.
+  for (int hop = 0; hop < route.count; ++hop) {
+    Resource& resource = m_resources[m_routeResources[route.first + hop]];
+    const int slot = flow.positions[hop];
+    const int last = resource.flows.back();
+    const int lastHop = resource.hops.back();
+    resource.flows[slot] = last;
+    resource.hops[slot] = lastHop;
+    m_flows[last].positions[lastHop] = slot;
+    resource.flows.pop_back();
+    resource.hops.pop_back();
   }
   countInCeilings(route, -1);
 }
@@ -359,9 +362,8 @@ void FlowNetwork::rebalance(const std::vector<int>& seeds, double now)
       continue; // its completion entry is still right
     flow.rate = rates[i];
     flow.scheduled = true;
-    ++flow.version;
     const double finish = flow.rate > 0 ? now + flow.remaining / flow.rate : kInfinity;
-    m_completions.push({finish, flows[i], flow.version});
+    m_completions.set(flows[i], finish);
   }
   if (m_trackLoads)
     updateLoads(seeds);

@@ -7,10 +7,12 @@
 // asked about a later moment: a 1,024-rank ring starts and ends thousands of transfers at each
 // instant, all in one connected component once the nodes share spine switches.
 
+#include "completionheap_p.h"
+
 #include <cstdint>
 #include <limits>
 #include <map>
-#include <queue>
+#include <span>
 #include <vector>
 
 namespace cs {
@@ -54,7 +56,7 @@ public:
 
   /// Registers a path over `resources` (each at most once) for addOnRoute(); returns its id. The
   /// simulator registers one per connection, so that starting a flow copies and looks up nothing.
-  int addRoute(std::vector<int> resources);
+  int addRoute(const std::vector<int>& resources);
   /// Starts a flow of `bytes` over route `route` at time `now` (never before an earlier call's
   /// `now`); returns its id.
   int addOnRoute(int route, double bytes, double now);
@@ -79,11 +81,14 @@ public:
   std::int64_t rebalancedFlows() const { return m_rebalancedFlows; }
 
 private:
+  /// A path's resources are m_routeResources[first .. first + count), and per resource crossed
+  /// m_routeGroups holds the counter of this route's flows among that resource's flows grouped
+  /// by their tightest resource (an index into m_groupCounts). Flat arrays, not a vector per
+  /// route: every flow that starts or ends reads its route's, and 30,000 routes' own heap
+  /// blocks missed the cache each time.
   struct Route {
-    std::vector<int> resources;
-    /// Per resource crossed: the counter of this route's flows among that resource's flows
-    /// grouped by their tightest resource (an index into m_groupCounts).
-    std::vector<int> groups;
+    int first = 0;
+    int count = 0;
     int tightest = -1; ///< the first resource of the smallest capacity crossed
     double bound = 0;  ///< that capacity: a flow's rate can never be higher
   };
@@ -92,9 +97,11 @@ private:
     double remaining = 0;
     double rate = 0;
     double since = 0; ///< time `remaining` was last brought up to date
-    int version = 0;  ///< bumps when the rate changes; older completion entries are stale
     bool active = false;
-    bool scheduled = false; ///< a completion entry for the current rate is queued
+    bool scheduled = false; ///< in m_completions with the finish time of its current rate
+    /// Per resource of its route: its position in that resource's `flows`, so that it leaves
+    /// in constant time (a spine link carries thousands of flows).
+    std::vector<int> positions;
   };
   struct Resource {
     double capacity = 0;
@@ -104,6 +111,7 @@ private:
     /// group cannot carry more), a flow whose tightest resource is this one its own bound.
     double ceiling = 0;
     std::vector<int> flows; ///< active flows crossing it
+    std::vector<int> hops;  ///< per entry of `flows`: which resource of its route this one is
     bool changed = false;
     bool limiting = false; ///< not slack when the rates were last worked out
   };
@@ -112,15 +120,6 @@ private:
     int resource = 0;
     int tightest = 0;
     int count = 0;
-  };
-  struct Completion {
-    double time;
-    int flow;
-    int version;
-    bool operator>(const Completion& other) const
-    {
-      return time != other.time ? time > other.time : flow > other.flow;
-    }
   };
 
   void rebalance(const std::vector<int>& seeds, double now);
@@ -135,25 +134,32 @@ private:
   /// Brings the rates up to date with the flows added and removed since the last call.
   void settle();
   void detach(int flow);
-  const std::vector<int>& resourcesOf(int flow) const
+  std::span<const int> resourcesOf(const Route& route) const
   {
-    return m_routes[m_flows[flow].route].resources;
+    return {m_routeResources.data() + route.first, static_cast<std::size_t>(route.count)};
+  }
+  std::span<const int> resourcesOf(int flow) const
+  {
+    return resourcesOf(m_routes[m_flows[flow].route]);
   }
   double boundOf(int flow) const { return m_routes[m_flows[flow].route].bound; }
   /// Counts a flow of `route` in (+1) or out (-1) of its resources' ceilings.
   void countInCeilings(const Route& route, int delta);
 
   std::vector<Route> m_routes;
+  std::vector<int> m_routeResources;          ///< every route's resources (Route)
+  std::vector<int> m_routeGroups;             ///< per entry of m_routeResources: its group counter
   std::map<std::vector<int>, int> m_routeIds; ///< for add() by resources
   std::vector<GroupCount> m_groupCounts;
   std::map<std::pair<int, int>, int> m_groupIds; ///< (resource, tightest) to its GroupCount
   std::vector<Flow> m_flows;
   std::vector<int> m_freeIds;
   std::vector<Resource> m_resources;
-  std::priority_queue<Completion, std::vector<Completion>, std::greater<>> m_completions;
+  CompletionHeap m_completions; ///< the active flows with a rate, by finish time
   std::vector<int> m_changed;
-  std::vector<int> m_pendingSeeds; ///< resources of flows added or removed at m_pendingNow
-  std::vector<int> m_pendingFlows; ///< flows added at m_pendingNow
+  std::vector<int> m_pendingSeeds;  ///< resources of flows added or removed at m_pendingNow
+  std::vector<int> m_settlingSeeds; ///< the seeds settle() works on (capacity kept)
+  std::vector<int> m_pendingFlows;  ///< flows added at m_pendingNow
   double m_pendingNow = 0;
   std::vector<int> m_seenFlow;     ///< stamp per flow for component searches
   std::vector<int> m_seenResource; ///< stamp per resource

@@ -14,14 +14,14 @@ void Engine::advance(int t)
   TbState& state = m_states[t];
   const TbInfo& info = m_index.tbs[t];
   while (!state.done && !state.busy) {
-    if (state.slice >= m_slices || info.tb->steps.empty()) {
+    if (state.slice >= m_slices || info.stepCount == 0) {
       state.done = true;
       return;
     }
-    const Step& step = info.tb->steps[state.position];
+    const SimStep& step = m_index.steps[info.firstStep + state.position];
     const OpTraits traits = opTraits(step.type);
     if (!state.dependencyMet) {
-      const int target = info.depTarget[state.position];
+      const int target = step.depTarget;
       if (target >= 0 && m_states[target].published < flagKey(state.slice, step.deps)) {
         m_dependents[target].push_back(t);
         return;
@@ -57,14 +57,17 @@ int Engine::dataPieces(int cnt, int slice) const
   return std::clamp(pieces, 1, m_grain.piecesPerMessage);
 }
 
-bool Engine::movePieces(int t, const Step& step, OpTraits traits)
+bool Engine::movePieces(int t, const SimStep& step, OpTraits traits)
 {
   TbState& state = m_states[t];
   const TbInfo& info = m_index.tbs[t];
-  const int pieces = dataPieces(step.cnt, state.slice);
+  // Worked out once per step and slice: movePieces runs again after every piece.
+  if (state.stepPieces < 0)
+    state.stepPieces = dataPieces(step.cnt, state.slice);
+  const int pieces = state.stepPieces;
   while (state.piece < pieces) {
     Connection* in = traits.receives ? &m_connections[info.receiveConnection] : nullptr;
-    if (in && (in->fifo.empty() || !m_pieces[in->fifo.front()].arrived)) {
+    if (in && !frontArrived(info.receiveConnection)) {
       in->receivers.push_back(t);
       return false;
     }
@@ -93,18 +96,20 @@ bool Engine::movePieces(int t, const Step& step, OpTraits traits)
       startPiece(t, std::max(0, step.cnt) * sliceBytes(state.slice) / pieces, slots);
       return false;
     }
-    consume(*in);
+    consume(info.receiveConnection);
     ++state.piece;
     state.pieceReduced = false;
   }
   return true;
 }
 
-void Engine::consume(Connection& connection)
+void Engine::consume(int c)
 {
-  const int piece = connection.fifo.front();
+  Connection& connection = m_connections[c];
+  const int piece = frontPiece(c);
   connection.held -= m_pieces[piece].slots;
-  connection.fifo.pop_front();
+  connection.head = (connection.head + 1) % m_grain.pieceCapacity;
+  --connection.count;
   m_freePieces.push_back(piece); // left and arrived: nothing refers to it any more
   wake(connection.senders);
 }
@@ -112,7 +117,7 @@ void Engine::consume(Connection& connection)
 void Engine::startPiece(int t, double bytes, int slots)
 {
   const TbInfo& info = m_index.tbs[t];
-  const ConnectionInfo& route = m_index.connections[info.sendConnection];
+  const Path& path = m_paths[info.sendConnection];
   int piece = static_cast<int>(m_pieces.size());
   if (m_freePieces.empty()) {
     m_pieces.emplace_back();
@@ -121,17 +126,18 @@ void Engine::startPiece(int t, double bytes, int slots)
     m_freePieces.pop_back();
   }
   m_pieces[piece] = {info.sendConnection, t, false, slots, m_now};
-  m_connections[info.sendConnection].fifo.push_back(piece);
+  pushPiece(info.sendConnection, piece);
   m_connections[info.sendConnection].held += slots;
   m_states[t].busy = true;
   const double wire = bytes / m_protocol.efficiency;
-  for (const auto& [link, aToB] : route.hops) {
-    const auto payload = static_cast<std::int64_t>(std::llround(bytes));
+  const auto payload = static_cast<std::int64_t>(std::llround(bytes));
+  for (int hop = path.firstHop; hop < path.firstHop + path.hopCount; ++hop) {
+    const auto [link, aToB] = m_hops[hop];
     (aToB ? m_usage[link].bytesAtoB : m_usage[link].bytesBtoA) += payload;
     m_wireBytes[link] += wire;
   }
   m_states[t].pieceCopied = false;
-  const int flow = m_network.addOnRoute(m_routes[info.sendConnection], wire, m_now);
+  const int flow = m_network.addOnRoute(path.route, wire, m_now);
   if (flow >= static_cast<int>(m_flowPiece.size()))
     m_flowPiece.resize(flow + 1);
   m_flowPiece[flow] = piece;
@@ -143,11 +149,29 @@ void Engine::pieceLeft(int piece)
   TbState& state = m_states[t];
   const TbInfo& info = m_index.tbs[t];
   state.busy = false;
-  if (opTraits(info.tb->steps[state.position].type).receives)
-    consume(m_connections[info.receiveConnection]);
+  if (opTraits(m_index.steps[info.firstStep + state.position].type).receives)
+    consume(info.receiveConnection);
   ++state.piece;
   state.pieceReduced = false;
   m_ready.push_back(t);
+}
+
+void Engine::buildPaths()
+{
+  m_paths.reserve(m_index.connections.size());
+  for (const ConnectionInfo& connection : m_index.connections) {
+    std::vector<int> resources = connection.resources;
+    if (m_host.host >= 0)
+      resources.push_back(m_host.host);
+    Path path;
+    path.latencyUs = connection.latencyUs;
+    path.hopLatencyUs = m_protocol.hopLatencyUs(connection.hopClass);
+    path.route = m_network.addRoute(resources);
+    path.firstHop = static_cast<int>(m_hops.size());
+    path.hopCount = static_cast<int>(connection.hops.size());
+    m_hops.insert(m_hops.end(), connection.hops.begin(), connection.hops.end());
+    m_paths.push_back(path);
+  }
 }
 
 std::vector<double> hostCapacities(const SimIndex& index, const SimOptions& options,
@@ -228,7 +252,7 @@ void Engine::finishStep(int t)
   TbState& state = m_states[t];
   const TbInfo& info = m_index.tbs[t];
   const ThreadBlock& tb = *info.tb;
-  const Step& step = tb.steps[state.position];
+  const SimStep& step = m_index.steps[info.firstStep + state.position];
   const OpTraits traits = opTraits(step.type);
   if (m_options.recordEvents) {
     TraceEvent event;
@@ -259,9 +283,10 @@ void Engine::finishStep(int t)
   state.busy = false;
   state.dependencyMet = false;
   state.piece = 0;
+  state.stepPieces = -1;
   state.pieceReduced = false;
   state.pieceCopied = false;
-  if (++state.position == static_cast<int>(tb.steps.size())) {
+  if (++state.position == info.stepCount) {
     state.position = 0;
     ++state.slice;
   }
@@ -307,7 +332,7 @@ void Engine::reportDeadlock(Diagnostics& diagnostics) const
     location.step = state.position;
     location.line = step.line;
     std::string why;
-    if (!state.dependencyMet && info.depTarget[state.position] >= 0)
+    if (!state.dependencyMet && m_index.steps[info.firstStep + state.position].depTarget >= 0)
       why = "waits for tb " + std::to_string(step.depid) + " to publish step " +
             std::to_string(step.deps);
     else if (opTraits(step.type).receives && waitsToReceive(info))

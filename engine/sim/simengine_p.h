@@ -23,9 +23,13 @@ struct Piece {
   double started = 0; ///< when its first byte left
 };
 
+/// A connection's pieces sent and not yet consumed, oldest first, live in a ring of
+/// Granularity::pieceCapacity entries in Engine::m_fifo (they hold at least a slot each, so never
+/// more): a deque per connection cost two allocations and a pointer chase per piece.
 struct Connection {
-  std::deque<int> fifo;       ///< pieces sent and not yet consumed, oldest first
-  int held = 0;               ///< slots the pieces in `fifo` hold
+  int head = 0;               ///< ring position of the oldest piece
+  int count = 0;              ///< pieces in the ring
+  int held = 0;               ///< slots the pieces in the ring hold
   std::vector<int> receivers; ///< threadblocks waiting for the front piece to arrive
   std::vector<int> senders;   ///< threadblocks waiting for room
 };
@@ -42,6 +46,7 @@ struct TbState {
   int position = 0;
   int slice = 0;
   int piece = 0;             ///< pieces of the current step moved
+  int stepPieces = -1;       ///< pieces the current step moves in this slice; -1: not yet known
   bool pieceReduced = false; ///< the front received piece went through the fused reduction
   bool pieceCopied = false;  ///< the piece to send was copied first (SimOptions::sendCopies)
   bool dependencyMet = false;
@@ -81,6 +86,17 @@ struct Timer {
   }
 };
 
+/// What a piece needs of its connection's route, per connection in one array: reading it from
+/// the index's ConnectionInfo (its hops in a heap block of their own) missed the cache on every
+/// piece of a large run.
+struct Path {
+  double latencyUs = 0;    ///< the route's latency
+  double hopLatencyUs = 0; ///< the protocol's fixed cost for the route's hop class
+  int route = 0;           ///< its route in the FlowNetwork (host included)
+  int firstHop = 0;        ///< its hops are Engine::m_hops[firstHop .. firstHop + hopCount)
+  int hopCount = 0;
+};
+
 /// The event loop over one index; see simulator.h for the model.
 class Engine
 {
@@ -91,17 +107,13 @@ public:
         m_chunkBytes(granularity.chunkBytes), m_slices(granularity.slices), m_grain(granularity),
         m_network(hostCapacities(index, options, m_host), options.recordUtilisation),
         m_states(index.tbs.size()), m_connections(index.connections.size()),
+        m_fifo(index.connections.size() * static_cast<std::size_t>(granularity.pieceCapacity)),
         m_dependents(index.tbs.size()), m_wireBytes(topology.links.size(), 0.0)
   {
     m_usage.resize(topology.links.size());
     for (std::size_t i = 0; i < topology.links.size(); ++i)
       m_usage[i].link = topology.links[i].id;
-    for (const ConnectionInfo& connection : index.connections) {
-      std::vector<int> resources = connection.resources;
-      if (m_host.host >= 0)
-        resources.push_back(m_host.host);
-      m_routes.push_back(m_network.addRoute(std::move(resources)));
-    }
+    buildPaths();
     indexSendCopies();
   }
 
@@ -130,11 +142,10 @@ public:
           drain();
           continue;
         }
-        const ConnectionInfo& info = m_index.connections[m_pieces[piece].connection];
+        const Path& path = m_paths[m_pieces[piece].connection];
         // The protocol's fixed cost per hop overlaps the piece's own streaming (simulator.h).
         const double arrival =
-            std::max(m_now, m_pieces[piece].started + m_protocol.hopLatencyUs(info.hopClass)) +
-            info.latencyUs;
+            std::max(m_now, m_pieces[piece].started + path.hopLatencyUs) + path.latencyUs;
         m_timers.push({arrival, m_sequence++, 0, piece});
         pieceLeft(piece);
       } else {
@@ -159,11 +170,7 @@ public:
 
   void reportDeadlock(Diagnostics& diagnostics) const;
   /// Whether the front piece of `info`'s receive connection has not arrived yet.
-  bool waitsToReceive(const TbInfo& info) const
-  {
-    const Connection& in = m_connections[info.receiveConnection];
-    return in.fifo.empty() || !m_pieces[in.fifo.front()].arrived;
-  }
+  bool waitsToReceive(const TbInfo& info) const { return !frontArrived(info.receiveConnection); }
   void fillTrace(Trace& trace, std::vector<LinkTotal>& totals) const;
   double endTime() const { return m_end; }
   double now() const { return m_now; }
@@ -204,8 +211,19 @@ private:
     while (!m_ready.empty()) {
       const int t = m_ready.front();
       m_ready.pop_front();
+      if (!m_ready.empty())
+        prefetchStep(m_ready.front());
       advance(t);
     }
+  }
+
+  /// Asks the cache for the step threadblock t is at while another one advances: with tens of
+  /// thousands of threadblocks taking turns, that step has always left the cache since t's last
+  /// turn, and waiting for it was the largest single cost of a 1,024-rank run.
+  void prefetchStep(int t) const
+  {
+    const TbInfo& info = m_index.tbs[t];
+    __builtin_prefetch(m_index.steps.data() + info.firstStep + m_states[t].position);
   }
 
   /// Pieces carrying the data of a `cnt`-chunk message in slice `slice`: as many slice-step
@@ -214,8 +232,24 @@ private:
   int dataPieces(int cnt, int slice) const;
   void advance(int t);
   /// Moves the current step's pieces as far as the connections allow; true when all moved.
-  bool movePieces(int t, const Step& step, OpTraits traits);
-  void consume(Connection& connection);
+  bool movePieces(int t, const SimStep& step, OpTraits traits);
+  void consume(int connection);
+  /// The oldest piece of connection c (it has one).
+  int frontPiece(int c) const
+  {
+    return m_fifo[static_cast<std::size_t>(c) * m_grain.pieceCapacity + m_connections[c].head];
+  }
+  bool frontArrived(int c) const
+  {
+    return m_connections[c].count > 0 && m_pieces[frontPiece(c)].arrived;
+  }
+  void pushPiece(int c, int piece)
+  {
+    Connection& connection = m_connections[c];
+    const int at = (connection.head + connection.count) % m_grain.pieceCapacity;
+    m_fifo[static_cast<std::size_t>(c) * m_grain.pieceCapacity + at] = piece;
+    ++connection.count;
+  }
   void finishStep(int t);
   void arrive(int piece);
   /// Starts `bytes` of local work of threadblock t: a cpy or re step (ends the step)
@@ -233,6 +267,8 @@ private:
   void pieceLeft(int piece);
   void startPiece(int t, double bytes, int slots);
   void sampleUtilisation();
+  /// m_paths and m_hops from the index, and the connections' routes in m_network.
+  void buildPaths();
 
   const Topology& m_topology;
   const SimIndex& m_index;
@@ -243,9 +279,11 @@ private:
   Granularity m_grain;
   HostResources m_host; // before m_network, which is built from it
   FlowNetwork m_network;
-  std::vector<int> m_routes; ///< per connection: its route in m_network (host included)
+  std::vector<Path> m_paths;                ///< per connection
+  std::vector<std::pair<int, bool>> m_hops; ///< every connection's hops, Path::firstHop on
   std::vector<TbState> m_states;
   std::vector<Connection> m_connections;
+  std::vector<int> m_fifo; ///< per connection a ring of pieceCapacity pieces (Connection)
   std::vector<std::vector<int>> m_dependents; ///< per tb: threadblocks waiting for its flag
   std::vector<Piece> m_pieces;
   std::vector<int> m_freePieces; ///< consumed pieces, for reuse

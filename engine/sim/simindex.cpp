@@ -140,9 +140,14 @@ public:
     }
     if (!m_ok)
       return false;
+    m_index.steps.reserve(static_cast<std::size_t>(std::max(0, program.stepCount())));
     for (TbInfo& info : m_index.tbs) {
-      for (const Step& step : info.tb->steps)
-        info.depTarget.push_back(step.depid >= 0 ? m_globalTb.at({info.rank, step.depid}) : -1);
+      info.firstStep = static_cast<int>(m_index.steps.size());
+      info.stepCount = static_cast<int>(info.tb->steps.size());
+      for (const Step& step : info.tb->steps) {
+        const int target = step.depid >= 0 ? m_globalTb.at({info.rank, step.depid}) : -1;
+        m_index.steps.push_back({step.cnt, step.deps, target, step.type, step.hasdep});
+      }
     }
     return true;
   }
@@ -218,12 +223,12 @@ bool routeConnections(const Topology& topology, SimIndex& index, Diagnostics& di
   for (std::size_t c = 0; c < index.connections.size(); ++c)
     bySource[index.connections[c].from].push_back(static_cast<int>(c));
   bool ok = true;
+  RouteFinder finder(topology);
   for (const auto& [from, ids] : bySource) {
     std::vector<int> targets;
     for (const int c : ids)
       targets.push_back(gpuOfRank.at(index.connections[c].to));
-    const std::vector<std::optional<Route>> routes =
-        findRoutes(topology, gpuOfRank.at(from), targets);
+    const std::vector<std::optional<Route>> routes = finder.routes(gpuOfRank.at(from), targets);
     for (std::size_t i = 0; i < ids.size(); ++i) {
       ConnectionInfo& info = index.connections[ids[i]];
       if (!routes[i]) {

@@ -16,13 +16,25 @@
 
 namespace cs::sim {
 
+/// What the event loop reads of a step, copied out of the Program into one array: the loop
+/// visits millions of steps of thousands of threadblocks in turn, and the Program's own steps
+/// and threadblocks (scattered over the heap, three times the size) missed the cache each time.
+struct SimStep {
+  int cnt = 0;
+  int deps = -1;
+  int depTarget = -1; ///< global index of the depid threadblock, or -1
+  OpType type = OpType::Nop;
+  bool hasdep = false;
+};
+
 /// One threadblock of the program.
 struct TbInfo {
   int rank = 0;
   const ThreadBlock* tb = nullptr;
   int sendConnection = -1; ///< index into SimIndex::connections
   int receiveConnection = -1;
-  std::vector<int> depTarget; ///< per step: global index of the depid threadblock, or -1
+  int firstStep = 0; ///< its steps are SimIndex::steps[firstStep .. firstStep + stepCount)
+  int stepCount = 0;
 };
 
 /// Messages from `from` to `to` on `channel`, and the path they take.
@@ -39,6 +51,7 @@ struct ConnectionInfo {
 
 struct SimIndex {
   std::vector<TbInfo> tbs;
+  std::vector<SimStep> steps; ///< every threadblock's steps, in tbs order
   std::vector<ConnectionInfo> connections;
   std::vector<double> capacities; ///< bytes/µs per resource: 2 per link (a→b, b→a)
   int maxSteps = 0;               ///< longest threadblock, for flag keys

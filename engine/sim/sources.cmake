@@ -14,6 +14,7 @@ list(APPEND cs_engine_area_sources
   io/tracetokenizers_p.h io/nlohmanntokenizer.cpp
   io/chrometraceverification_p.h io/chrometraceverification.cpp
   sim/protocolmodel.h sim/protocolmodel.cpp
+  sim/completionheap_p.h
   sim/fairshare_p.h sim/fairshare.cpp
   sim/estimates.h sim/estimates.cpp
   sim/simindex_p.h sim/simindex.cpp

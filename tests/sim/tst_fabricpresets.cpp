@@ -174,6 +174,34 @@ private slots:
     QCOMPARE(countKind(*back.topology, NodeKind::NetworkSwitch), 9);
   }
 
+  void aRouteFinderStoppingAtItsTargetsFindsTheFullSearchRoutes()
+  {
+    // RouteFinder stops each search once its targets are settled and reuses its work space;
+    // RouteTable searches the whole fabric from every GPU. Asked in a changing order (near,
+    // far, several at once), every route must be the same.
+    const Topology topology = preset("fabric-h100-4x8");
+    const RouteTable table(topology);
+    RouteFinder finder(topology);
+    int compared = 0;
+    for (int from = 0; from < 32; ++from) {
+      const std::vector<int> to = {(from + 1) % 32, (from + 8) % 32, (from + 17) % 32, from};
+      std::vector<int> nodes;
+      for (const int rank : to)
+        nodes.push_back(topology.gpuNode(rank)->id);
+      const std::vector<std::optional<Route>> routes =
+          finder.routes(topology.gpuNode(from)->id, nodes);
+      QCOMPARE(routes.size(), to.size());
+      for (std::size_t i = 0; i + 1 < to.size(); ++i) {
+        QVERIFY(routes[i] && table.route(from, to[i]));
+        QVERIFY(*routes[i] == *table.route(from, to[i]));
+        ++compared;
+      }
+      QVERIFY(routes.back() && routes.back()->hops.empty()); // to itself
+    }
+    QCOMPARE(compared, 96);
+    QVERIFY(!finder.routes(-12345, {topology.gpuNode(0)->id}).front());
+  }
+
   void aRingRunsAcrossNodes()
   {
     // 32 ranks on 4 nodes: every ring hop from rank 8n+7 to 8(n+1) leaves its node over the

@@ -1,5 +1,6 @@
 // The simulator's incremental max-min fair network (engine/sim/fairshare.*) against the full
-// recomputation over every active flow, on hand-computed fabrics and random flow sets.
+// recomputation over every active flow, on hand-computed fabrics and random flow sets; its
+// completion heap against an ordered set.
 
 #include "sim/fairshare_p.h"
 
@@ -8,6 +9,8 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <set>
+#include <utility>
 
 using namespace cs;
 
@@ -161,6 +164,40 @@ private slots:
     // Enough cases, and enough of them shared, for the comparison to mean something.
     QVERIFY2(compared > 5000, qPrintable(QString::number(compared)));
     QVERIFY2(shared > compared / 4, qPrintable(QString("%1 of %2").arg(shared).arg(compared)));
+  }
+
+  void completionHeapKeepsEachFlowOnceInFinishOrder()
+  {
+    // The heap against an ordered set of (time, flow): random schedules, reschedules (earlier
+    // and later, equal times included) and removals; after each, the same earliest entry.
+    std::mt19937 random(18);
+    CompletionHeap heap;
+    std::set<std::pair<double, int>> expected;
+    std::vector<double> timeOf(64, -1);
+    int checks = 0;
+    for (int round = 0; round < 5000; ++round) {
+      const int flow = static_cast<int>(random() % 64);
+      if (random() % 4 == 0) {
+        heap.remove(flow);
+        if (timeOf[flow] >= 0)
+          expected.erase({timeOf[flow], flow});
+        timeOf[flow] = -1;
+      } else {
+        const double time = static_cast<double>(random() % 40);
+        heap.set(flow, time);
+        if (timeOf[flow] >= 0)
+          expected.erase({timeOf[flow], flow});
+        expected.insert({time, flow});
+        timeOf[flow] = time;
+      }
+      QCOMPARE(heap.empty(), expected.empty());
+      if (expected.empty())
+        continue;
+      QCOMPARE(heap.topTime(), expected.begin()->first);
+      QCOMPARE(heap.topFlow(), expected.begin()->second);
+      ++checks;
+    }
+    QVERIFY(checks > 4000);
   }
 };
 
