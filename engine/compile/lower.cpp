@@ -278,6 +278,7 @@ LowerResult lowerSchedule(const Schedule& schedule, const LowerOptions& options)
     result.diagnostics = out.take();
     return result;
   }
+  fitResidency(plan, threadblockBudget(options), *emitted);
 
   Program program = plan.skeleton;
   program.gpus = std::move(emitted->gpus);
