@@ -93,8 +93,9 @@ std::string alternatives(const AlgorithmInfo& refused, const GeneratorOptions& g
          " algorithms for " + std::to_string(generator.ranks) + " ranks: " + names + '\n';
 }
 
-/// limit.residency findings on the lowered program (the lowering does not yet fit its
-/// threadblocks to the GPU, so they are judged here, before anything is written).
+/// limit.residency findings on the lowered program: the lowering packs threadblocks to fit the
+/// GPU, but where one peer per direction still needs too many, they are judged here, before
+/// anything is written.
 std::vector<Diagnostic> residencyFindings(const Program& program, const LowerOptions& lower)
 {
   CheckOptions check;

@@ -85,12 +85,13 @@ void reportLimits(const Program& program, const Dialect& d, Diagnostics& out)
                   "hierarchical variant, or a runtime rebuilt with a larger MSCCL_MAX_NUM_STEPS)" +
                   otherDialectsFitting(d, u.maxSteps, &Dialect::maxStepsPerThreadblock));
   if (u.maxThreadblocks > d.maxThreadblocksPerRank)
-    out.error("lower.threadblocks",
-              "a rank needs " + std::to_string(u.maxThreadblocks) +
-                  " threadblocks (one per peer, direction and channel) but " + runtime +
-                  " allows " + std::to_string(d.maxThreadblocksPerRank) +
-                  " per rank: fewer peers per rank fit (a hierarchical or two-step variant)" +
-                  otherDialectsFitting(d, u.maxThreadblocks, &Dialect::maxThreadblocksPerRank));
+    out.error(
+        "lower.threadblocks",
+        "a rank needs " + std::to_string(u.maxThreadblocks) +
+            " threadblocks (one per peer and channel, a send and a receive packed into one) but " +
+            runtime + " allows " + std::to_string(d.maxThreadblocksPerRank) +
+            " per rank: fewer peers per rank fit (a hierarchical or two-step variant)" +
+            otherDialectsFitting(d, u.maxThreadblocks, &Dialect::maxThreadblocksPerRank));
   if (program.nchannels > d.maxChannels)
     out.error("lower.channels",
               "the program needs " + std::to_string(program.nchannels) + " channels but " +
@@ -278,6 +279,7 @@ LowerResult lowerSchedule(const Schedule& schedule, const LowerOptions& options)
     result.diagnostics = out.take();
     return result;
   }
+  fitResidency(plan, threadblockBudget(options), *emitted);
 
   Program program = plan.skeleton;
   program.gpus = std::move(emitted->gpus);

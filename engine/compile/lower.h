@@ -7,6 +7,9 @@
 // becomes several messages), fuses receive-then-send chains into
 // rcs / rrc / rrs / rrcs, orders and publishes dependencies from buffer hazards across
 // threadblocks (extra ones on nops, hasdep on every target) and replicates instances.
+// A rank with more threadblocks than the target GPU keeps resident (or the runtime launches) has
+// them packed (tbpacking.cpp): a send-only and a receive-only threadblock on one channel become
+// one, local copies join another, within the step limit; programs that fit are not packed.
 // What it emits passes the whole checker whenever the Schedule itself is correct.
 
 #include "../model/dialect.h"
@@ -24,8 +27,11 @@ struct LowerOptions {
   DialectId dialect = DialectId::Executor;
   Protocol protocol = Protocol::Simple;
   int instances = 1; ///< replicate the whole schedule, msccl-tools style (interleaved chunks)
-  /// The GPU the program is for: the checks after lowering (engine/analysis) judge residency
-  /// for it (CheckOptions::gpu). The lowering itself does not yet fit its threadblocks to it.
+  /// The GPU the program is for: the lowering packs a rank's threadblocks until they are all
+  /// resident on it (absent: on the largest known GPU of the dialect's vendor, as the residency
+  /// check assumes), and the checks after lowering judge residency for it (CheckOptions::gpu).
+  /// Where packing cannot fit (a packed threadblock still has one peer per direction), the
+  /// program is emitted as packed and limit.residency says how many fit.
   std::optional<GpuModelId> gpu;
 };
 

@@ -126,6 +126,16 @@ struct Emitted {
 };
 Emitted emitProgram(const Plan& plan);
 
+/// The threadblocks per rank of one instance that the target GPU keeps resident and the runtime
+/// launches: LowerOptions::gpu, else the largest known GPU of the dialect's vendor (the residency
+/// check's assumption), divided among the instances.
+int threadblockBudget(const LowerOptions& options);
+
+/// When a rank of `emitted` has more than `budget` threadblocks, packs the plan's threadblocks
+/// (tbpacking.cpp: a send-only and a receive-only one on a channel become one, local copies join
+/// another) and emits again, keeping the result only within the dialect's step limit.
+void fitResidency(Plan& plan, int budget, Emitted& emitted);
+
 /// Splits every transfer of more than `limit` chunks into pieces of at most `limit` chunks:
 /// single chunks for instances (which interleave chunks, so only one-chunk ranges stay
 /// contiguous), the runtime's cnt limit otherwise. `originalId` maps every transfer id to the id

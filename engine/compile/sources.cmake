@@ -6,6 +6,7 @@ list(APPEND cs_engine_area_sources
   compile/oporder.cpp
   compile/fusion.cpp
   compile/tbassign.cpp
+  compile/tbpacking.cpp
   compile/dependencies.cpp
   compile/instances.cpp
   compile/lift.h compile/lift.cpp

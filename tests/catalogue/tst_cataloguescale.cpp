@@ -52,11 +52,12 @@ constexpr bool kSanitized = false;
 /// Rank counts per algorithm, sized to keep the test short: the O(n) algorithms (trees, chains)
 /// at 384, 1,000 and 1,024; the ones with O(n²) chunk moves at 384 (ring all-reduce failed from
 /// about 300 ranks on) or at 512, where halving-doubling and Bruck all-gather exceeded the
-/// runtime's cnt limit; the all-to-alls, whose n² blocks dominate, at 136, where the classic
-/// runtime's 216 threadblocks per rank no longer hold direct all-to-all. Under the sanitizers,
-/// which make these runs about 25 times slower, the O(n²) ones run at 96 ranks (128 for
-/// halving-doubling): the sanitizers look for memory errors, which the same code paths show at
-/// any size (tst_valuestore covers the symbolic values past their budget).
+/// runtime's cnt limit; the all-to-alls, whose n² blocks dominate, at 136, where direct
+/// all-to-all needs 271 threadblocks per rank unpacked (over the classic runtime's 216), packed to
+/// the 148 the largest GPU keeps resident. Under the sanitizers, which make these runs about 25
+/// times slower, the O(n²) ones run at 96 ranks (128 for halving-doubling): the sanitizers look for
+/// memory errors, which the same code paths show at any size (tst_valuestore covers the symbolic
+/// values past their budget).
 std::vector<int> sampleCounts(std::string_view key)
 {
   if (key == "double-binary-tree-allreduce" || key.starts_with("binomial-") ||
@@ -139,9 +140,9 @@ void Test_cataloguescale::largeCountsGenerateCheckAndLower()
     check.dialect = id;
     check.root = schedule.root;
     std::vector<Diagnostic> programErrors = test::errorsOf(checkProgram(*lowered.program, check));
-    // The lowering does not yet fit its threadblocks to the GPU (issue 18, item 2, last part):
-    // a rank with more than any known GPU keeps resident is refused by limit.residency, which
-    // must say what would fit; every other error is a fault.
+    // The lowering packs threadblocks to fit the GPU (tbpacking.cpp), but a threadblock keeps one
+    // peer per direction: a rank that still has more than any known GPU keeps resident is
+    // refused by limit.residency, which must say what would fit; every other error is a fault.
     std::erase_if(programErrors, [](const Diagnostic& e) {
       return e.code == "limit.residency" &&
              e.message.find("threadblocks per rank fit") != std::string::npos;

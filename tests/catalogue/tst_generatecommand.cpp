@@ -100,13 +100,14 @@ void Test_generatecommand::writesValidXml_data()
 
 void Test_generatecommand::refusalNamesTheLimit()
 {
-  // 71 peers each way plus the local copy of the own block: 143 threadblocks per rank, over
-  // RCCL's 64 but within the others'.
+  // 71 peers each way plus the local copy of the own block: 143 threadblocks per rank, packed
+  // (a send and a receive per threadblock, the copy folded in) to 71, still over RCCL's 64 but
+  // within the others'.
   const QString file = m_dir.filePath("a2a.xml");
   const Run run =
       cstudio({"generate", "direct-alltoall", "--ranks", "72", "--dialect", "rccl", "-o", file});
   QCOMPARE(run.exitCode, 1);
-  QVERIFY2(run.err.contains("a rank needs 143 threadblocks"), qPrintable(run.err));
+  QVERIFY2(run.err.contains("a rank needs 71 threadblocks"), qPrintable(run.err));
   QVERIFY2(run.err.contains("allows 64 per rank"), qPrintable(run.err));
   QVERIFY2(run.err.contains("[lower.threadblocks]"), qPrintable(run.err));
   QVERIFY2(run.err.contains("(it fits --dialect classic or executor)"), qPrintable(run.err));

@@ -14,3 +14,7 @@ cstudio_add_test(tst_exportcli SOURCES compile/tst_exportcli.cpp LIBS cs_compile
 cstudio_test_uses_cli(tst_exportcli)
 cstudio_add_test(tst_catalogcompile SOURCES compile/tst_catalogcompile.cpp
   LIBS cs_compiletestsupport)
+# Residency packing: the largest direct all-to-all each GPU model keeps resident, fully checked,
+# and one packed program verified on the CPU executor.
+cstudio_add_test(tst_tbpacking SOURCES compile/tst_tbpacking.cpp
+  LIBS cs_compiletestsupport cs::executors)
