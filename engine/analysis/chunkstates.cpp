@@ -55,7 +55,6 @@ struct IndexGoal {
 
 ChunkStates::ChunkStates() : m_states(std::make_shared<const ScheduleStates>())
 {
-  m_summaries.assign(1, {});
   m_summarised.assign(1, 1);
 }
 
@@ -77,8 +76,8 @@ ChunkStates::ChunkStates(const Schedule& schedule, std::shared_ptr<const Schedul
   m_computedColumns = m_states->computedColumns;
   buildRows(schedule);
   buildTokens(schedule);
-  m_summaries.assign(std::max<std::size_t>(1, m_states->store.size()), {});
-  m_summarised.assign(m_summaries.size(), 0);
+  m_summaries.clear();
+  m_summarised.assign(std::max<std::size_t>(1, m_states->store.size()), 0);
   m_summarised[0] = 1; // uninitialised: the default summary
   m_goals.assign(m_rows.size(), {});
   judgeResults(schedule);

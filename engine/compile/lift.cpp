@@ -170,6 +170,10 @@ private:
       }
     }
     m_parts.assign(static_cast<std::size_t>(next), {});
+    // About one node per instruction and a few edges each: reserving spares the copies of
+    // growing (reserved pages that are never written cost nothing).
+    m_nodes.reserve(static_cast<std::size_t>(next) + 16);
+    m_edges.reserve(4 * static_cast<std::size_t>(next) + 16);
   }
 
   int tbIndex(int rank, int tbId) const
