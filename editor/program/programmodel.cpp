@@ -33,11 +33,6 @@ std::uint64_t packKey(int rank, int tb, int step)
          static_cast<std::uint64_t>(step + 1);
 }
 
-std::uint64_t key(const InstructionRef& at)
-{
-  return packKey(at.rank, at.tb, at.step);
-}
-
 bool darkTheme()
 {
   return isDark(QGuiApplication::palette());
@@ -251,8 +246,7 @@ QModelIndex ProgramModel::instructionIndex(const InstructionRef& at, int column)
 
 int ProgramModel::transferAt(const InstructionRef& at) const
 {
-  const auto found = m_transferAt.find(key(at));
-  return found == m_transferAt.end() ? -1 : found->second;
+  return m_document->analysis().transferAt(at.rank, at.tb, at.step);
 }
 
 std::optional<InstructionRef> ProgramModel::dependencyOf(const InstructionRef& at) const
@@ -316,12 +310,10 @@ void ProgramModel::setFocusInstruction(std::optional<InstructionRef> focus)
 
 void ProgramModel::rebuildLookups()
 {
+  // Only the problems are indexed here: which transfer an instruction carries, and the other way
+  // round, are the analysis's own sorted lookups (a hash of every instruction of a 1,024-rank
+  // program cost more than the rest of the view).
   const Analysis& analysis = m_document->analysis();
-  m_transferAt.clear();
-  m_transferAt.reserve(analysis.origins.size());
-  for (const InstructionOrigin& origin : analysis.origins)
-    m_transferAt.emplace(packKey(origin.rank, origin.tb, origin.step), origin.transferId);
-
   m_problemsAt.clear();
   auto add = [this](std::uint64_t k, int index) {
     std::vector<int>& list = m_problemsAt[k];
@@ -333,12 +325,6 @@ void ProgramModel::rebuildLookups()
     add(packKey(rank, tb, -1), index);
     add(packKey(rank, tb, step), index);
   };
-  // Problems about a timeline transfer (and not about one instruction) mark every instruction
-  // the transfer became, so the program shows what the timeline marks.
-  std::unordered_map<int, std::vector<const InstructionOrigin*>> byTransfer;
-  if (!analysis.programPending)
-    for (const InstructionOrigin& origin : analysis.origins)
-      byTransfer[origin.transferId].push_back(&origin);
   for (std::size_t i = 0; i < analysis.problems.size(); ++i) {
     const Problem& problem = analysis.problems[i];
     const int index = static_cast<int>(i);
@@ -349,11 +335,11 @@ void ProgramModel::rebuildLookups()
       add(packKey(*problem.rank, *problem.tb, -1), index);
     } else if (problem.rank) {
       add(packKey(*problem.rank, -1, -1), index);
-    } else if (problem.transferId >= 0) {
-      const auto found = byTransfer.find(problem.transferId);
-      if (found != byTransfer.end())
-        for (const InstructionOrigin* origin : found->second)
-          addAt(origin->rank, origin->tb, origin->step, index);
+    } else if (problem.transferId >= 0 && !analysis.programPending) {
+      // Problems about a timeline transfer (and not about one instruction) mark every
+      // instruction the transfer became, so the program shows what the timeline marks.
+      for (const InstructionOrigin& origin : analysis.instructionsOf(problem.transferId))
+        addAt(origin.rank, origin.tb, origin.step, index);
     }
   }
 }

@@ -145,7 +145,6 @@ private:
   Document* m_document;
   /// m_shape[rankRow][tbRow] = number of steps; what rowCount answers until refresh().
   std::vector<std::vector<int>> m_shape;
-  std::unordered_map<std::uint64_t, int> m_transferAt;
   /// Problem indices per (rank, tb, step); tb or step -1 aggregate a threadblock or a rank.
   std::unordered_map<std::uint64_t, std::vector<int>> m_problemsAt;
   std::optional<InstructionRef> m_focus;

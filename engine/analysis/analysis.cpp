@@ -122,19 +122,54 @@ void summarise(Analysis& analysis)
 
 void Analysis::indexOrigins()
 {
-  m_byPosition.resize(origins.size());
+  const std::size_t count = origins.size();
+  m_byPosition.resize(count);
   std::iota(m_byPosition.begin(), m_byPosition.end(), 0u);
-  m_byTransfer = m_byPosition;
-  const auto position = [this](std::uint32_t i) {
-    const InstructionOrigin& o = origins[i];
-    return std::tuple(o.rank, o.tb, o.step);
+  const auto before = [this](std::uint32_t a, std::uint32_t b) {
+    const InstructionOrigin& x = origins[a];
+    const InstructionOrigin& y = origins[b];
+    return std::tuple(x.rank, x.tb, x.step) < std::tuple(y.rank, y.tb, y.step);
   };
-  std::sort(m_byPosition.begin(), m_byPosition.end(),
-            [&](std::uint32_t a, std::uint32_t b) { return position(a) < position(b); });
-  std::stable_sort(m_byTransfer.begin(), m_byTransfer.end(), [&](std::uint32_t a, std::uint32_t b) {
-    return std::tuple_cat(std::tuple(origins[a].transferId), position(a)) <
-           std::tuple_cat(std::tuple(origins[b].transferId), position(b));
-  });
+  // Lifting and lowering list origins in program order already: checking is linear, sorting two
+  // million origins of a 1,024-rank program is not. Stable, so a duplicated position (a
+  // malformed file) answers its first origin.
+  if (!std::is_sorted(m_byPosition.begin(), m_byPosition.end(), before))
+    std::stable_sort(m_byPosition.begin(), m_byPosition.end(), before);
+  sortByTransfer();
+}
+
+void Analysis::sortByTransfer()
+{
+  // (transferId, position), ties in origins order: a counting sort over the transfer ids when
+  // they are dense (always, from lifting and lowering), else one sort of packed keys.
+  const std::size_t count = m_byPosition.size();
+  int lowest = 0;
+  int highest = -1;
+  for (const InstructionOrigin& origin : origins) {
+    lowest = std::min(lowest, origin.transferId);
+    highest = std::max(highest, origin.transferId);
+  }
+  m_byTransfer.resize(count);
+  const auto span = static_cast<std::size_t>(static_cast<std::int64_t>(highest) - lowest + 1);
+  if (lowest >= 0 && span <= 4 * count + 16) {
+    std::vector<std::uint32_t> start(span + 1, 0);
+    for (const InstructionOrigin& origin : origins)
+      ++start[static_cast<std::size_t>(origin.transferId) + 1];
+    std::partial_sum(start.begin(), start.end(), start.begin());
+    for (const std::uint32_t i : m_byPosition)
+      m_byTransfer[start[static_cast<std::size_t>(origins[i].transferId)]++] = i;
+    return;
+  }
+  std::vector<std::uint64_t> keys(count);
+  for (std::size_t k = 0; k < count; ++k) {
+    // The sign bit flipped keeps negative ids first, as the int order does.
+    const std::uint32_t id =
+        static_cast<std::uint32_t>(origins[m_byPosition[k]].transferId) ^ 0x80000000u;
+    keys[k] = (static_cast<std::uint64_t>(id) << 32) | k;
+  }
+  std::sort(keys.begin(), keys.end());
+  for (std::size_t k = 0; k < count; ++k)
+    m_byTransfer[k] = m_byPosition[static_cast<std::size_t>(keys[k] & 0xffffffffu)];
 }
 
 int Analysis::transferAt(int rank, int tb, int step) const

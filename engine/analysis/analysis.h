@@ -76,6 +76,9 @@ struct Analysis {
   void indexOrigins();
 
 private:
+  /// Fills m_byTransfer from m_byPosition.
+  void sortByTransfer();
+
   /// origins indices sorted by (rank, tb, step), and by (transferId, rank, tb, step).
   std::vector<std::uint32_t> m_byPosition;
   std::vector<std::uint32_t> m_byTransfer;

@@ -43,11 +43,18 @@ std::string goalText(const std::vector<Contribution>& expected, int holders)
                                                       : "Σ" + std::to_string(expected.size());
 }
 
+/// What one result index wants (judgeResults), and a value already judged to hold it.
+struct IndexGoal {
+  bool known = false;
+  std::vector<Contribution> expected;
+  std::string goal;
+  ValueId passed = kUninitialised;
+};
+
 } // namespace
 
 ChunkStates::ChunkStates() : m_states(std::make_shared<const ScheduleStates>())
 {
-  m_summaries.assign(1, {});
   m_summarised.assign(1, 1);
 }
 
@@ -69,8 +76,8 @@ ChunkStates::ChunkStates(const Schedule& schedule, std::shared_ptr<const Schedul
   m_computedColumns = m_states->computedColumns;
   buildRows(schedule);
   buildTokens(schedule);
-  m_summaries.assign(std::max<std::size_t>(1, m_states->store.size()), {});
-  m_summarised.assign(m_summaries.size(), 0);
+  m_summaries.clear();
+  m_summarised.assign(std::max<std::size_t>(1, m_states->store.size()), 0);
   m_summarised[0] = 1; // uninitialised: the default summary
   m_goals.assign(m_rows.size(), {});
   judgeResults(schedule);
@@ -150,28 +157,45 @@ void ChunkStates::judgeResults(const Schedule& schedule)
       nextSharing[static_cast<std::size_t>(tail[memory])] = static_cast<int>(k);
     tail[memory] = static_cast<int>(k);
   }
-  std::vector<Contribution> expected;
+  // All-reduce and broadcast want the same at index i on every rank (ResultMatcher's rule): what
+  // index i wants, its label and a value already judged to hold it are worked out once, so a
+  // 256-rank all-reduce costs ranks × chunks comparisons of ids, not ranks × chunks × ranks.
+  const bool sameOnEveryRank =
+      collective == Collective::AllReduce || collective == Collective::Broadcast;
+  std::vector<IndexGoal> goals;
+  IndexGoal single;
   for (int r = 0; r < m_ranks; ++r) {
     const ResultChunks result = spec.result(r);
     for (int i = 0; i < result.count; ++i) {
       const ChunkRef chunk{r, result.buffer, result.first + i};
       if (!fits(schedule, states, chunk, 1))
         continue;
-      spec.contributions(r, i, expected);
+      if (sameOnEveryRank && goals.size() <= static_cast<std::size_t>(i))
+        goals.resize(static_cast<std::size_t>(i) + 1);
+      IndexGoal& wanted = sameOnEveryRank ? goals[static_cast<std::size_t>(i)] : single;
+      if (!wanted.known || !sameOnEveryRank) {
+        spec.contributions(r, i, wanted.expected);
+        wanted.known = true;
+        wanted.passed = kUninitialised;
+        wanted.goal =
+            wanted.expected.empty()
+                ? std::string()
+                : goalText(wanted.expected,
+                           m_holders[static_cast<std::size_t>(wanted.expected.front().chunk)]);
+      }
       const std::size_t slot = states.slot(chunk);
-      const bool correct =
-          holdsContributions(states.store, states.tokens, states.value(slot, last), expected);
-      const std::string goal =
-          expected.empty()
-              ? std::string()
-              : goalText(expected, m_holders[static_cast<std::size_t>(expected.front().chunk)]);
+      const ValueId value = states.value(slot, last);
+      const bool correct = (value != kUninitialised && value == wanted.passed) ||
+                           holdsContributions(states.store, states.tokens, value, wanted.expected);
+      if (correct)
+        wanted.passed = value;
       for (int k = m_rowOfMemory[slot]; k >= 0; k = nextSharing[static_cast<std::size_t>(k)]) {
         ChunkRow& row = m_rows[static_cast<std::size_t>(k)];
         row.result = true;
         row.resultCorrect = correct;
-        if (!expected.empty())
-          row.naturalChunk = expected.front().chunk;
-        m_goals[static_cast<std::size_t>(k)] = goal;
+        if (!wanted.expected.empty())
+          row.naturalChunk = wanted.expected.front().chunk;
+        m_goals[static_cast<std::size_t>(k)] = wanted.goal;
       }
     }
   }

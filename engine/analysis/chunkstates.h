@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace cs {
@@ -149,7 +150,10 @@ private:
   /// First row per memory slot, for chunks reachable only through aliasing.
   std::vector<int> m_rowOfMemory;
   int m_computedColumns = 1;
-  mutable std::vector<CellSummary> m_summaries;
+  /// Summaries of the values asked for so far: a map, not one per value of the store, which in a
+  /// 1,024-rank program holds millions of values, nearly all never painted. Nodes, so the
+  /// references summary() hands out stay valid.
+  mutable std::unordered_map<CellValue, CellSummary> m_summaries;
   mutable std::vector<std::uint8_t> m_summarised;
   /// (rank, chunk) of every token, so classifying a value needs no search.
   std::vector<int> m_tokenRank;

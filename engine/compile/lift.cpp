@@ -9,6 +9,7 @@
 #include "../model/connections.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <numeric>
 #include <string>
@@ -26,15 +27,61 @@ struct Node {
   bool writes = true; ///< every lifted transfer writes its destination
 };
 
+/// A few node ids, kept inline: an instruction has at most the copy of its local operand and a
+/// received message, or one local transfer, and its sent message (only a malformed file, one
+/// that gives two threadblocks one id, adds more). Lifting holds one list per instruction, two
+/// million of them for a 1,024-rank ring, so a heap allocation each dominated lifting.
+class NodeList
+{
+public:
+  class Iterator
+  {
+  public:
+    Iterator(const NodeList& list, std::size_t at) : m_list(&list), m_at(at) {}
+    int operator*() const { return (*m_list)[m_at]; }
+    Iterator& operator++()
+    {
+      ++m_at;
+      return *this;
+    }
+    bool operator!=(const Iterator& other) const { return m_at != other.m_at; }
+
+  private:
+    const NodeList* m_list;
+    std::size_t m_at;
+  };
+
+  void push_back(int node)
+  {
+    if (m_size < kInline)
+      m_inline[m_size] = node;
+    else
+      m_more.push_back(node);
+    ++m_size;
+  }
+  std::size_t size() const { return m_size; }
+  bool empty() const { return m_size == 0; }
+  int operator[](std::size_t k) const { return k < kInline ? m_inline[k] : m_more[k - kInline]; }
+  int front() const { return (*this)[0]; }
+  Iterator begin() const { return {*this, 0}; }
+  Iterator end() const { return {*this, m_size}; }
+
+private:
+  static constexpr std::uint32_t kInline = 3;
+  std::array<int, kInline> m_inline{};
+  std::uint32_t m_size = 0;
+  std::vector<int> m_more;
+};
+
 /// Where one instruction's transfers are, in the order they happen inside it: an optional copy
 /// of the local operand, the received message, the forwarded message.
 struct Parts {
-  std::vector<int> receive; ///< local operand copy, received message, or the local transfer
-  int send = -1;            ///< the forwarded (or sent) message
+  NodeList receive; ///< local operand copy, received message, or the local transfer
+  int send = -1;    ///< the forwarded (or sent) message
 
-  std::vector<int> nodes() const
+  NodeList nodes() const
   {
-    std::vector<int> all = receive;
+    NodeList all = receive;
     if (send >= 0)
       all.push_back(send);
     return all;
@@ -123,6 +170,10 @@ private:
       }
     }
     m_parts.assign(static_cast<std::size_t>(next), {});
+    // About one node per instruction and a few edges each: reserving spares the copies of
+    // growing (reserved pages that are never written cost nothing).
+    m_nodes.reserve(static_cast<std::size_t>(next) + 16);
+    m_edges.reserve(4 * static_cast<std::size_t>(next) + 16);
   }
 
   int tbIndex(int rank, int tbId) const
@@ -308,7 +359,8 @@ private:
       const auto& tbs = m_program.gpus[r].threadblocks;
       for (std::size_t k = 0; k < tbs.size(); ++k) {
         int previous = -1;
-        std::unordered_map<std::uint64_t, int> lastWriter; // slot → node, inside this tb
+        std::unordered_map<std::uint64_t, int>& lastWriter = m_lastWriter; // inside this tb
+        lastWriter.clear();
         std::vector<int> pendingDeps; // instructions named by nops, carried to the next real step
         for (std::size_t pos = 0; pos < tbs[k].steps.size(); ++pos) {
           const Step& s = tbs[k].steps[pos];
@@ -320,7 +372,7 @@ private:
                 s.deps < static_cast<int>(tbAt(rank, target).steps.size()))
               pendingDeps.push_back(instruction(rank, target, s.deps));
           }
-          const std::vector<int> nodes = m_parts[static_cast<std::size_t>(inst)].nodes();
+          const NodeList nodes = m_parts[static_cast<std::size_t>(inst)].nodes();
           if (nodes.empty())
             continue;
           // Inside the instruction: each part after the previous one.
@@ -340,7 +392,7 @@ private:
 
   // Within a threadblock, program order alone puts nothing a step later; what does is a write
   // that a later part reads or overwrites (weight 1, straight from that writer).
-  void addDataEdges(int rank, int inst, const std::vector<int>& nodes,
+  void addDataEdges(int rank, int inst, const NodeList& nodes,
                     std::unordered_map<std::uint64_t, int>& lastWriter)
   {
     const CallMode mode = m_program.inplace ? CallMode::InPlace : CallMode::OutOfPlace;
@@ -351,7 +403,8 @@ private:
     for (int node : nodes) {
       const Transfer& t = m_nodes[static_cast<std::size_t>(node)].transfer;
       const bool sendPart = m_forwardOf[static_cast<std::size_t>(node)] == inst;
-      std::vector<std::uint64_t> touched;
+      std::vector<std::uint64_t>& touched = m_touched;
+      touched.clear();
       for (int c = 0; c < t.count; ++c) {
         if (sendPart || t.isLocal())
           touched.push_back(slot(t.src, c));
@@ -371,8 +424,8 @@ private:
 
   void link(int before, int after, bool dependency)
   {
-    const std::vector<int> from = m_parts[static_cast<std::size_t>(before)].nodes();
-    const std::vector<int> to = m_parts[static_cast<std::size_t>(after)].nodes();
+    const NodeList from = m_parts[static_cast<std::size_t>(before)].nodes();
+    const NodeList to = m_parts[static_cast<std::size_t>(after)].nodes();
     std::size_t first = 0;
     if (m_operandCopy[static_cast<std::size_t>(to.front())] && to.size() > 1) {
       // The operand copy only needs what was written before it. Ordering it after the previous
@@ -436,14 +489,20 @@ private:
       schedule.buffers.push_back({gpu.inputChunks, gpu.outputChunks, gpu.scratchChunks});
     schedule.inplace = m_program.usableInPlace();
     schedule.outofplace = m_program.usableOutOfPlace();
+    // Nodes by level, in node order within a level (a stable counting sort: levels are steps).
+    const int highest = levels.empty() ? -1 : *std::max_element(levels.begin(), levels.end());
+    std::vector<std::size_t> start(static_cast<std::size_t>(highest) + 2, 0);
+    for (const int level : levels)
+      ++start[static_cast<std::size_t>(level) + 1];
+    std::partial_sum(start.begin(), start.end(), start.begin());
     std::vector<int> order(m_nodes.size());
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-      return levels[static_cast<std::size_t>(a)] < levels[static_cast<std::size_t>(b)];
-    });
+    for (std::size_t n = 0; n < m_nodes.size(); ++n)
+      order[start[static_cast<std::size_t>(levels[n])]++] = static_cast<int>(n);
     transferOfNode.assign(m_nodes.size(), -1);
+    schedule.transfers.reserve(m_nodes.size());
     for (int n : order) {
-      Transfer t = m_nodes[static_cast<std::size_t>(n)].transfer;
+      // Each node becomes one transfer, once: its transfer can move.
+      Transfer t = std::move(m_nodes[static_cast<std::size_t>(n)].transfer);
       t.id = static_cast<int>(schedule.transfers.size());
       transferOfNode[static_cast<std::size_t>(n)] = t.id;
       t.step = levels[static_cast<std::size_t>(n)];
@@ -460,6 +519,8 @@ private:
   std::vector<int> m_forwardOf;    ///< per node: the instruction that sends it, -1 for local nodes
   std::vector<bool> m_operandCopy; ///< per node: the copy of an rrc/rrcs operand into its dst
   std::vector<Edge> m_edges;
+  std::unordered_map<std::uint64_t, int> m_lastWriter; ///< addDataEdges: slot → node, one tb
+  std::vector<std::uint64_t> m_touched;                ///< addDataEdges: one node's slots
 };
 
 } // namespace
