@@ -1,4 +1,5 @@
 #include "commands.h"
+#include "heaptuning.h"
 #include "output.h"
 #include "programinput.h"
 
@@ -275,7 +276,10 @@ Runner addGenerateCommand(CLI::App& app)
       ->type_name("FILE");
   command->footer("Exit status: 0 written, 1 the algorithm could not be lowered, 2 bad "
                   "arguments or a rank count the algorithm does not support.");
-  return [options] { return runGenerate(*options); };
+  return [options] {
+    keepFreedMemory();
+    return runGenerate(*options);
+  };
 }
 
 } // namespace cs::cli
