@@ -11,6 +11,7 @@
 #include "io/designdocument.h"
 #include "io/mscclxmlwriter.h"
 
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -94,15 +95,15 @@ std::string alternatives(const AlgorithmInfo& refused, const GeneratorOptions& g
          " algorithms for " + std::to_string(generator.ranks) + " ranks: " + names + '\n';
 }
 
-/// limit.residency findings on the lowered program (the lowering does not yet fit its
-/// threadblocks to the GPU, so they are judged here, before anything is written).
-std::vector<Diagnostic> residencyFindings(const Program& program, const LowerOptions& lower)
+/// The full Program check of what would be written (structure, limits, residency, selection,
+/// matching, dependencies, then deadlock, races and the postcondition), as `cstudio validate`
+/// runs it on the file: nothing is written that validate would fail.
+std::vector<Diagnostic> programFindings(const Program& program, const LowerOptions& lower)
 {
   CheckOptions check;
   check.dialect = lower.dialect;
   check.gpu = lower.gpu;
-  check.semantic = false;
-  return checkResidencyOnly(program, check);
+  return checkProgram(program, check);
 }
 
 /// Lowers the generated schedule for the chosen runtime and writes the MSCCL XML; a refusal
@@ -123,10 +124,14 @@ int writeLowered(const GenerateOptions& options, const AlgorithmInfo& algorithm,
               << alternatives(algorithm, generator);
     return Problems;
   }
-  const std::vector<Diagnostic> residency = residencyFindings(*lowered.program, lower);
-  printDiagnostics(std::cerr, options.algorithm, residency);
-  if (hasErrors(residency)) {
-    std::cerr << "cstudio generate: " << schedule.name << " does not fit the GPU for "
+  const std::vector<Diagnostic> findings = programFindings(*lowered.program, lower);
+  printDiagnostics(std::cerr, options.algorithm, findings);
+  if (hasErrors(findings)) {
+    const bool residency = std::any_of(findings.begin(), findings.end(), [](const Diagnostic& d) {
+      return d.severity == Severity::Error && d.code.starts_with("limit.residency");
+    });
+    std::cerr << "cstudio generate: " << schedule.name
+              << (residency ? " does not fit the GPU for " : " fails the Program check for ")
               << options.dialect << "; nothing written\n"
               << alternatives(algorithm, generator);
     return Problems;
