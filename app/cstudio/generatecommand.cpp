@@ -15,6 +15,8 @@
 #include <iomanip>
 #include <iostream>
 #include <memory>
+#include <optional>
+#include <thread>
 
 namespace cs::cli {
 
@@ -106,17 +108,57 @@ std::vector<Diagnostic> programFindings(const Program& program, const LowerOptio
   return checkProgram(program, check);
 }
 
-/// Lowers the generated schedule for the chosen runtime and writes the MSCCL XML; a refusal
-/// names the limit, the dialects that fit and the catalogue's alternatives.
-int writeLowered(const GenerateOptions& options, const AlgorithmInfo& algorithm,
-                 const GeneratorOptions& generator, const Schedule& schedule)
+LowerOptions lowerOptions(const GenerateOptions& options)
 {
   LowerOptions lower;
   lower.dialect = *parseDialect(options.dialect);
   lower.protocol = *parseProtocol(options.protocol);
   lower.instances = options.instances;
   lower.gpu = chosenGpu(options.gpu);
-  const LowerResult lowered = lowerSchedule(schedule, lower);
+  return lower;
+}
+
+/// Writes the program to options.output while the full Program check runs beside it on the
+/// second core (at 1,024 ranks each takes about half a second); the file is kept only when the
+/// check finds no error.
+int checkAndWrite(const GenerateOptions& options, const AlgorithmInfo& algorithm,
+                  const GeneratorOptions& generator, const Program& program,
+                  const LowerOptions& lower)
+{
+  std::vector<Diagnostic> findings;
+  WriteResult written;
+  const std::string failure = writeFileAtomically(options.output, [&](std::ostream& file) {
+    std::jthread check([&] { findings = programFindings(program, lower); });
+    written = writeMscclXml(program, {lower.dialect}, file);
+    check.join();
+    return hasErrors(findings) ? std::string("the Program check failed") : std::string();
+  });
+  printDiagnostics(std::cerr, options.algorithm, findings);
+  if (hasErrors(findings)) {
+    const bool residency = std::any_of(findings.begin(), findings.end(), [](const Diagnostic& d) {
+      return d.severity == Severity::Error && d.code.starts_with("limit.residency");
+    });
+    std::cerr << "cstudio generate: " << program.name
+              << (residency ? " does not fit the GPU for " : " fails the Program check for ")
+              << options.dialect << "; nothing written\n"
+              << alternatives(algorithm, generator);
+    return Problems;
+  }
+  if (!failure.empty()) {
+    std::cerr << "cstudio generate: " << failure << '\n';
+    return UsageError;
+  }
+  printDiagnostics(std::cerr, options.output, written.notes);
+  return Ok;
+}
+
+/// Writes the schedule as lowered for the chosen runtime; a refusal names the limit, the
+/// dialects that fit and the catalogue's alternatives.
+int writeLowered(const GenerateOptions& options, const AlgorithmInfo& algorithm,
+                 const GeneratorOptions& generator, const Schedule& schedule,
+                 const LowerResult& lowered)
+{
+  const LowerOptions lower = lowerOptions(options);
   if (!lowered.program || hasErrors(lowered.diagnostics)) {
     printDiagnostics(std::cerr, options.algorithm, lowered.diagnostics);
     std::cerr << "cstudio generate: " << schedule.name << " could not be lowered for "
@@ -124,25 +166,9 @@ int writeLowered(const GenerateOptions& options, const AlgorithmInfo& algorithm,
               << alternatives(algorithm, generator);
     return Problems;
   }
-  const std::vector<Diagnostic> findings = programFindings(*lowered.program, lower);
-  printDiagnostics(std::cerr, options.algorithm, findings);
-  if (hasErrors(findings)) {
-    const bool residency = std::any_of(findings.begin(), findings.end(), [](const Diagnostic& d) {
-      return d.severity == Severity::Error && d.code.starts_with("limit.residency");
-    });
-    std::cerr << "cstudio generate: " << schedule.name
-              << (residency ? " does not fit the GPU for " : " fails the Program check for ")
-              << options.dialect << "; nothing written\n"
-              << alternatives(algorithm, generator);
-    return Problems;
-  }
-  const WriteResult written = writeMscclXml(*lowered.program, {lower.dialect});
-  if (const std::string failure = writeTextFileAtomically(options.output, written.text);
-      !failure.empty()) {
-    std::cerr << "cstudio generate: " << failure << '\n';
-    return UsageError;
-  }
-  printDiagnostics(std::cerr, options.output, written.notes);
+  if (const int status = checkAndWrite(options, algorithm, generator, *lowered.program, lower);
+      status != Ok)
+    return status;
   std::cout << "wrote " << options.output << ": " << lowered.program->name << " (" << schedule.ranks
             << " ranks, " << schedule.stepCount() << " steps, "
             << lowered.program->threadblockCount() << " threadblocks)\n";
@@ -217,8 +243,17 @@ int runGenerate(const GenerateOptions& options)
     return UsageError;
   }
   const Schedule& schedule = *generated.schedule;
-  // Generators are tested correct; checking again costs milliseconds and guards the output.
-  const ScheduleCheckResult checked = checkSchedule(schedule);
+  // Generators are tested correct; checking again guards the output. For MSCCL XML the
+  // lowering runs beside the check, on the second core; its result waits for the verdict.
+  const bool lowering = !json && options.topology.empty();
+  std::optional<LowerResult> lowered;
+  ScheduleCheckResult checked;
+  {
+    std::jthread lowerer;
+    if (lowering)
+      lowerer = std::jthread([&] { lowered = lowerSchedule(schedule, lowerOptions(options)); });
+    checked = checkSchedule(schedule);
+  }
   if (checked.hasErrors()) {
     printDiagnostics(std::cerr, options.algorithm, checked.diagnostics);
     std::cerr << "cstudio generate: the generated schedule is wrong; nothing written\n";
@@ -231,8 +266,7 @@ int runGenerate(const GenerateOptions& options)
                  "MSCCL XML has no topology\n";
     return UsageError;
   }
-
-  return writeLowered(options, *info, generator, schedule);
+  return writeLowered(options, *info, generator, schedule, *lowered);
 }
 
 } // namespace
