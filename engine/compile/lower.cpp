@@ -285,7 +285,8 @@ LowerResult lowerSchedule(const Schedule& schedule, const LowerOptions& options)
   program.gpus = std::move(emitted->gpus);
   program.nchannels = std::max(1, measure(program.gpus, d).channels);
   std::vector<InstructionOrigin> origins = std::move(emitted->origins);
-  program = replicateInstances(program, options.instances, origins);
+  if (options.instances > 1) // one instance is the program itself: no copy of its steps
+    program = replicateInstances(program, options.instances, origins);
   if (!originalId.empty())
     for (InstructionOrigin& o : origins)
       if (o.transferId >= 0)

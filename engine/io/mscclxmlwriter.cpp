@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <system_error>
 
@@ -373,13 +374,20 @@ std::string describeChange(const ValueChange& change)
          change.to.value_or("(dropped)");
 }
 
-WriteResult writeMscclXml(const Program& program, const WriteOptions& options)
+namespace {
+
+// A 1,024-rank program is 250 MB of text: streamed, it is written out a megabyte at a time
+// instead of being held whole (its pages faulted in, then copied to the file).
+constexpr std::size_t kStreamChunkBytes = std::size_t{1} << 20;
+
+/// The text of `program` appended to `out`; `flush`, when given, is called whenever `out` holds
+/// more than a chunk, and takes (and empties) it.
+WriteResult writeInto(const Program& program, const WriteOptions& options, std::string& out,
+                      const std::function<void(std::string&)>& flush)
 {
   WriteResult result;
   Diagnostics notes;
   ChangeLog log(notes, result.changes);
-  std::string& out = result.text;
-  out.reserve(static_cast<std::size_t>(program.stepCount()) * 128 + 4096);
   Emitter emit(out);
 
   emit.open(0, "algo");
@@ -402,29 +410,58 @@ WriteResult writeMscclXml(const Program& program, const WriteOptions& options)
       for (const Step& step : tb.steps)
         writeStep(step, emit);
       emit.close(4, "tb");
+      if (flush && out.size() >= kStreamChunkBytes)
+        flush(out);
     }
     emit.close(2, "gpu");
   }
   emit.close(0, "algo");
+  if (flush)
+    flush(out);
   result.notes = notes.take();
   return result;
 }
 
-std::string writeTextFileAtomically(const std::filesystem::path& path, std::string_view text)
+} // namespace
+
+WriteResult writeMscclXml(const Program& program, const WriteOptions& options)
+{
+  std::string text;
+  text.reserve(static_cast<std::size_t>(program.stepCount()) * 128 + 4096);
+  WriteResult result = writeInto(program, options, text, {});
+  result.text = std::move(text);
+  return result;
+}
+
+WriteResult writeMscclXml(const Program& program, const WriteOptions& options, std::ostream& sink)
+{
+  std::string chunk;
+  chunk.reserve(kStreamChunkBytes * 2);
+  return writeInto(program, options, chunk, [&sink](std::string& text) {
+    sink.write(text.data(), static_cast<std::streamsize>(text.size()));
+    text.clear();
+  });
+}
+
+std::string writeFileAtomically(const std::filesystem::path& path,
+                                const std::function<std::string(std::ostream&)>& produce)
 {
   const std::filesystem::path temporary =
       path.parent_path() / ("." + path.filename().string() + ".tmp" + std::to_string(::getpid()));
+  std::string declined;
   {
     std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
     if (!file)
       return "cannot create " + temporary.string() + ": " + std::generic_category().message(errno);
-    file.write(text.data(), static_cast<std::streamsize>(text.size()));
+    declined = produce(file);
     file.flush();
-    if (!file) {
-      const std::string reason = std::generic_category().message(errno);
+    if (!file || !declined.empty()) {
+      const std::string reason = declined.empty() ? "cannot write " + temporary.string() + ": " +
+                                                        std::generic_category().message(errno)
+                                                  : declined;
       std::error_code ignored;
       std::filesystem::remove(temporary, ignored);
-      return "cannot write " + temporary.string() + ": " + reason;
+      return reason;
     }
   }
   std::error_code error;
@@ -435,6 +472,14 @@ std::string writeTextFileAtomically(const std::filesystem::path& path, std::stri
     return "cannot replace " + path.string() + ": " + error.message();
   }
   return {};
+}
+
+std::string writeTextFileAtomically(const std::filesystem::path& path, std::string_view text)
+{
+  return writeFileAtomically(path, [text](std::ostream& file) {
+    file.write(text.data(), static_cast<std::streamsize>(text.size()));
+    return std::string();
+  });
 }
 
 } // namespace cs

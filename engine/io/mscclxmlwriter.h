@@ -10,6 +10,8 @@
 #include "model/diagnostic.h"
 
 #include <filesystem>
+#include <functional>
+#include <iosfwd>
 #include <optional>
 #include <string>
 #include <vector>
@@ -52,8 +54,18 @@ struct WriteResult {
 /// (detectDialect) reproduces the same Program when read back.
 WriteResult writeMscclXml(const Program& program, const WriteOptions& options);
 
+/// The same text written piece by piece to `sink` (WriteResult::text stays empty): a 1,024-rank
+/// program is 250 MB of XML, which need not be held whole on its way to a file.
+WriteResult writeMscclXml(const Program& program, const WriteOptions& options, std::ostream& sink);
+
 /// Writes atomically (temporary file + rename) so a failed write never truncates `path`.
 /// Returns an empty string on success, otherwise the reason.
 std::string writeTextFileAtomically(const std::filesystem::path& path, std::string_view text);
+
+/// Writes what `produce` puts into a temporary file next to `path` and renames it over `path`
+/// when `produce` returns an empty string; its non-empty answer (a reason to keep nothing) or a
+/// failed write removes the temporary file, leaves `path` as it was and is returned.
+std::string writeFileAtomically(const std::filesystem::path& path,
+                                const std::function<std::string(std::ostream&)>& produce);
 
 } // namespace cs

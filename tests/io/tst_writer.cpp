@@ -15,6 +15,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <sstream>
+
 using namespace cs;
 
 namespace {
@@ -82,6 +84,8 @@ private slots:
   void bothModesForClassic();
   void namesAreSanitised();
   void atomicWrite();
+  void streamedWriteIsTheText();
+  void declinedWriteKeepsTheFile();
 };
 
 void Test_writer::runtimeSubset()
@@ -130,6 +134,12 @@ void Test_writer::corpusRoundTrip()
   QVERIFY2(!back.hasErrors(), qPrintable(test::describeDiagnostics(back.diagnostics)));
   QVERIFY(*back.program == original);
   QCOMPARE(detectDialect(*back.program), readAs);
+  // Streamed (as cstudio generate writes), the bytes and the notes are the same.
+  std::ostringstream streamed;
+  const WriteResult piecewise = writeMscclXml(original, {readAs}, streamed);
+  QCOMPARE(streamed.str(), written.text);
+  QVERIFY(piecewise.text.empty());
+  QCOMPARE(piecewise.notes.size(), written.notes.size());
   // Writing the re-read program again is byte-identical: the output is canonical.
   QCOMPARE(writeMscclXml(*back.program, {readAs}).text, written.text);
   // And the written bytes are the file's, but for what no runtime reads (comments, attribute
@@ -280,6 +290,38 @@ void Test_writer::atomicWrite()
       writeTextFileAtomically(dir.filePath("missing/out.xml").toStdString(), "x");
   QVERIFY(!failure.empty());
   QVERIFY(QString::fromStdString(failure).contains("missing"));
+}
+
+void Test_writer::streamedWriteIsTheText()
+{
+  // Large enough to be written out in several pieces, with every dialect's attributes.
+  const Program program = makeRingAllReduce({.ranks = 96});
+  for (const DialectId id : allDialects()) {
+    const WriteResult whole = writeMscclXml(program, {id});
+    QVERIFY2(whole.text.size() > (std::size_t{2} << 20),
+             qPrintable(QString::number(whole.text.size())));
+    std::ostringstream streamed;
+    const WriteResult piecewise = writeMscclXml(program, {id}, streamed);
+    QVERIFY(streamed.str() == whole.text);
+    QCOMPARE(piecewise.notes.size(), whole.notes.size());
+    QCOMPARE(piecewise.changes.size(), whole.changes.size());
+  }
+}
+
+void Test_writer::declinedWriteKeepsTheFile()
+{
+  QTemporaryDir dir;
+  const QString path = dir.filePath("out.xml");
+  QVERIFY(writeTextFileAtomically(path.toStdString(), "kept").empty());
+  const std::string declined = writeFileAtomically(path.toStdString(), [](std::ostream& file) {
+    file << "half-written";
+    return std::string("the check failed");
+  });
+  QCOMPARE(QString::fromStdString(declined), QString("the check failed"));
+  QFile file(path);
+  QVERIFY(file.open(QIODevice::ReadOnly));
+  QCOMPARE(file.readAll(), QByteArray("kept"));
+  QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 1); // no temporaries
 }
 
 QTEST_GUILESS_MAIN(Test_writer)

@@ -5,7 +5,8 @@
 // generated, lowered and fully checked (goal <= 2 s). `cstudio bench --scale` prints each phase
 // with its ratio against a baseline measured in the same run: the full check of a 64-rank direct
 // all-to-all (8,128 threadblocks, already past the 4,096 where race detection used to stop).
-// Then the simulator's goal: that ring all-reduce at 1 GiB on fabric-h100-128x8 in at most
+// Then generate's own path (the checks beside lowering and writing) against a quarter of the
+// ranks. Then the simulator's goal: that ring all-reduce at 1 GiB on fabric-h100-128x8 in at most
 // 2 s, with its ratio against the same program on ring-1024.
 
 #include <iosfwd>
