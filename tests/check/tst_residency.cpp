@@ -206,14 +206,24 @@ void Test_residency::cliChoosesTheGpu()
   QTemporaryDir dir;
   QVERIFY(dir.isValid());
   // Direct all-to-all on 67 ranks: 2 x 66 + 1 = 133 threadblocks per rank for the executor,
-  // one more than an H100 SXM's 132 SMs and within a B200's 148.
+  // one more than an H100 SXM's 132 SMs and within a B200's 148. For an H100 the lowering packs
+  // sends with receives until the rank fits; on 82 ranks even fully packed a V100 (80 SMs) gets
+  // 81.
   const QString xml = sandboxPath(dir, "a2a.xml");
   const QStringList generate = {"generate", "direct-alltoall", "--ranks", "67", "-o", xml};
   test::CliRun run = test::cstudio(generate + QStringList{"--gpu", "H100"});
+  QCOMPARE(run.exitCode, 0);
+  // Packed only as far as needed: 132 per rank, 67 x 132 in all.
+  QVERIFY2(run.out.contains("8844 threadblocks"), qPrintable(run.out));
+  QCOMPARE(test::cstudio({"validate", xml, "--gpu", "h100-sxm"}).exitCode, 0);
+  const QString wide = sandboxPath(dir, "a2a-82.xml");
+  run =
+      test::cstudio({"generate", "direct-alltoall", "--ranks", "82", "--gpu", "V100", "-o", wide});
   QCOMPARE(run.exitCode, 1);
-  QVERIFY2(run.err.contains("limit.residency") && run.err.contains("H100 SXM"),
+  QVERIFY2(run.err.contains("limit.residency") && run.err.contains("V100") &&
+               run.err.contains("81 threadblocks"),
            qPrintable(run.err));
-  QVERIFY(!QFileInfo::exists(xml));
+  QVERIFY(!QFileInfo::exists(wide));
   run = test::cstudio(generate + QStringList{"--gpu", "b200"});
   QCOMPARE(run.exitCode, 0);
   QVERIFY2(run.out.contains("wrote") && QFileInfo::exists(xml), qPrintable(run.out));
@@ -236,10 +246,10 @@ void Test_residency::cliChoosesTheGpu()
   // A design document keeps the GPU it was generated for; --gpu overrides it.
   const QString design = sandboxPath(dir, "a2a.json");
   QCOMPARE(
-      test::cstudio({"generate", "direct-alltoall", "--ranks", "67", "--gpu", "H100", "-o", design})
+      test::cstudio({"generate", "direct-alltoall", "--ranks", "82", "--gpu", "V100", "-o", design})
           .exitCode,
       0);
-  QVERIFY(test::readFile(design).contains("\"gpu\": \"h100-sxm\""));
+  QVERIFY(test::readFile(design).contains("\"gpu\": \"v100\""));
   QCOMPARE(test::cstudio({"validate", design}).exitCode, 1);
   QCOMPARE(test::cstudio({"validate", design, "--gpu", "b200"}).exitCode, 0);
   const QString exported = sandboxPath(dir, "out.xml");
