@@ -53,6 +53,9 @@ std::string chunkRefName(const ChunkRef& ref);
 struct PlaneRecording {
   ScheduleStates* states = nullptr;
   std::size_t budget = 0;
+  /// Stop executing once the budget is spent (the findings are not wanted, only the states):
+  /// nothing past that is recorded, and on a 1,024-rank program it is most of the work.
+  bool stopWhenFull = false;
 };
 
 /// Executes `schedule` symbolically in `mode` over the transfers `order` (indices into

@@ -58,7 +58,7 @@ ScheduleStates executeSchedule(const Schedule& schedule, std::size_t budget)
   const std::vector<std::size_t> order = detail::executableTransfers(schedule, geometry, report);
   ScheduleStates states = detail::unrecordedStates(schedule, geometry);
   detail::runSchedulePlane(schedule, geometry, states.mode, order, {}, report,
-                           {.states = &states, .budget = budget});
+                           {.states = &states, .budget = budget, .stopWhenFull = true});
   return states;
 }
 

@@ -59,7 +59,8 @@ struct ScheduleStates {
 
 /// Executes `schedule` in the shown mode without reporting anything: the states of a Schedule
 /// that is not checked (one lifted from a Program). Transfers the checks would reject as
-/// malformed are skipped; an unusable shape (no ranks) gives no slots and one column.
+/// malformed are skipped; an unusable shape (no ranks) gives no slots and one column. Execution
+/// stops where the budget runs out, as nothing after it would be recorded.
 ScheduleStates executeSchedule(const Schedule& schedule,
                                std::size_t budget = ScheduleStates::kDefaultBudget);
 

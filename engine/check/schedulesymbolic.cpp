@@ -134,11 +134,12 @@ public:
 
   /// Executes the transfers `order` and checks the result; records the states into `record`
   /// (its columns, mode and geometry set by the caller) unless it is null.
-  void run(const std::vector<std::size_t>& order, ScheduleStates* record, std::size_t budget)
+  void run(const std::vector<std::size_t>& order, const PlaneRecording& recording)
   {
+    ScheduleStates* record = recording.states;
     layout(order);
     if (record)
-      startRecording(*record, budget);
+      startRecording(*record, recording.budget);
     int group = 0;
     for (std::size_t begin = 0; begin < order.size(); ++group) {
       std::size_t end = begin;
@@ -156,6 +157,10 @@ public:
       }
       if (record)
         recordStep(*record, step);
+      if (record && recording.stopWhenFull && !m_recording) {
+        finishRecording(*record);
+        return;
+      }
       begin = end;
     }
     checkPostcondition();
@@ -387,7 +392,7 @@ void runSchedulePlane(const Schedule& schedule, const ScheduleGeometry& geometry
                       ScheduleReport& report, const PlaneRecording& recording)
 {
   PlaneRun run(schedule, geometry, mode, prefix, report);
-  run.run(order, recording.states, recording.budget);
+  run.run(order, recording);
 }
 
 } // namespace cs::detail
