@@ -65,6 +65,7 @@ bool Engine::movePieces(int t, const SimStep& step, OpTraits traits)
   if (state.stepPieces < 0)
     state.stepPieces = dataPieces(step.cnt, state.slice);
   const int pieces = state.stepPieces;
+  const double pieceBytes = std::max(0, step.cnt) * sliceBytes(state.slice) / pieces;
   while (state.piece < pieces) {
     Connection* in = traits.receives ? &m_connections[info.receiveConnection] : nullptr;
     if (in && !frontArrived(info.receiveConnection)) {
@@ -73,8 +74,7 @@ bool Engine::movePieces(int t, const SimStep& step, OpTraits traits)
     }
     // The reduction of a fused receive step, where it is not free (SimOptions::fusedReduceGBps).
     if (in && traits.reduces && m_options.fusedReduceGBps && !state.pieceReduced) {
-      startLocalWork(t, std::max(0, step.cnt) * sliceBytes(state.slice) / pieces,
-                     LocalWork::FusedReduce);
+      startLocalWork(t, pieceBytes, LocalWork::FusedReduce);
       return false;
     }
     if (traits.sends) {
@@ -88,12 +88,11 @@ bool Engine::movePieces(int t, const SimStep& step, OpTraits traits)
       // The executor copies the piece into the slot it waited for, then publishes it.
       const double copies = sendCopyPasses(t, state.position);
       if (copies > 0 && !state.pieceCopied) {
-        startLocalWork(t, copies * std::max(0, step.cnt) * sliceBytes(state.slice) / pieces,
-                       LocalWork::SendCopy);
+        startLocalWork(t, copies * pieceBytes, LocalWork::SendCopy);
         return false;
       }
       // A fused step keeps its upstream slot until the forwarded piece has left (pieceLeft).
-      startPiece(t, std::max(0, step.cnt) * sliceBytes(state.slice) / pieces, slots);
+      startPiece(t, pieceBytes, slots);
       return false;
     }
     consume(info.receiveConnection);
