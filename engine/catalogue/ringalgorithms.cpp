@@ -21,6 +21,7 @@ Schedule ringAllReduce(const GeneratorOptions& o)
 {
   const int n = o.ranks;
   ScheduleBuilder b(Collective::AllReduce, n, {n, 0, 0});
+  b.reserve(2 * static_cast<std::size_t>(n) * static_cast<std::size_t>(n - 1));
   const std::vector<int> ring = allRanks(n);
   const int next = ringReduceScatter(b, ring, Buffer::Input, 0, 1, 0);
   // After the reduce-scatter position p holds block p; the all-gather starts from there.
@@ -40,6 +41,7 @@ Schedule ringAllGatherSchedule(const GeneratorOptions& o)
 {
   const int n = o.ranks;
   ScheduleBuilder b(Collective::AllGather, n, {1, n, 0});
+  b.reserve(static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
   for (int s = 0; s + 1 < n; ++s) {
     for (int r = 0; r < n; ++r) {
       const int origin = wrap(r - s, n);
@@ -63,6 +65,7 @@ Schedule ringReduceScatterSchedule(const GeneratorOptions& o)
 {
   const int n = o.ranks;
   ScheduleBuilder b(Collective::ReduceScatter, n, {n, 1, 0});
+  b.reserve(static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
   const int next = ringReduceScatter(b, allRanks(n), Buffer::Input, 0, 1, 0);
   for (int r = 0; r < n; ++r)
     b.copy(next, in(r, r), out(r, 0));

@@ -3,10 +3,14 @@
 #include "passes_p.h"
 
 #include <algorithm>
+#include <future>
 
 namespace cs {
 
 namespace {
+
+/// Below this many steps a second thread costs more than the semantic passes it would overlap.
+constexpr int kStepsWorthAThread = 20'000;
 
 // The semantic passes execute the program; offsets, peers or ids that are out of range would
 // make that execution meaningless, so they only run on a structurally sound program. (What the
@@ -40,10 +44,24 @@ std::vector<Diagnostic> checkProgram(const Program& program, const CheckOptions&
   passes::checkResidency(program, options, out);
   passes::checkSelection(program, target, out);
   passes::checkRunTimeCosts(program, target, out);
+  // On a large program the semantic passes run beside matching and dependencies: they take as
+  // long as the rest together (0.8 of 1.2 s on a 1,024-rank ring). They start only when nothing
+  // found so far, nor a wait without a target, would stop them after the dependency pass.
+  Diagnostics semantic;
+  std::future<void> beside;
+  const bool early = options.semantic && program.stepCount() >= kStepsWorthAThread &&
+                     executable(out) && passes::dependencyTargetsExist(program);
+  if (early)
+    beside =
+        std::async(std::launch::async, [&] { passes::checkSemantics(program, options, semantic); });
   passes::checkMatching(program, out);
   passes::checkDependencies(program, out);
+  if (early)
+    beside.get();
   if (options.semantic) {
-    if (executable(out))
+    if (executable(out) && early)
+      out.append(semantic.take());
+    else if (executable(out))
       passes::checkSemantics(program, options, out);
     else
       out.info("check.semantic-skipped",

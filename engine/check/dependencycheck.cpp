@@ -28,6 +28,29 @@ struct Segment {
   int last = 0;
 };
 
+/// Where a step's wait leads: a threadblock index on its rank, or why it leads nowhere.
+struct WaitTarget {
+  enum Kind { None, BadId, NoThreadblock, NoStep, Found };
+  Kind kind = None;
+  int target = -1; ///< Found, NoStep: the threadblock's index on the rank
+};
+
+/// The one definition of dep.target-missing, shared by the pass and dependencyTargetsExist.
+WaitTarget resolveWait(const ProgramIndex& index, const Gpu& gpu, int g, const Step& step)
+{
+  if (step.depid == -1)
+    return {WaitTarget::None};
+  if (step.depid < -1)
+    return {WaitTarget::BadId};
+  const int target = index.threadblocks[static_cast<std::size_t>(g)].find(step.depid);
+  if (target < 0)
+    return {WaitTarget::NoThreadblock};
+  const auto targetSteps = gpu.threadblocks[static_cast<std::size_t>(target)].steps.size();
+  if (step.deps < 0 || static_cast<std::size_t>(step.deps) >= targetSteps)
+    return {WaitTarget::NoStep, target};
+  return {WaitTarget::Found, target};
+}
+
 class DependencyPass
 {
 public:
@@ -150,20 +173,21 @@ private:
     const Gpu& gpu = gpuAt(g);
     const ThreadBlock& tb = tbAt(g, t);
     const Step& step = tb.steps[static_cast<std::size_t>(position)];
-    if (step.depid == -1)
+    const WaitTarget wait = resolveWait(m_index, gpu, g, step);
+    if (wait.kind == WaitTarget::None)
       return;
     auto missing = [&](auto makeMessage) {
       m_report.error("dep.target-missing", stepLocation(gpu, tb, position, "depid"), makeMessage);
     };
-    if (step.depid < -1) {
+    if (wait.kind == WaitTarget::BadId) {
       missing([&] {
         return cat(stepName(gpu, tb, position), " has depid=", step.depid,
                    "; depid must be -1 or the id of a threadblock on rank ", gpu.id);
       });
       return;
     }
-    const int target = m_index.threadblocks[static_cast<std::size_t>(g)].find(step.depid);
-    if (target < 0) {
+    const int target = wait.target;
+    if (wait.kind == WaitTarget::NoThreadblock) {
       missing([&] {
         return cat(stepName(gpu, tb, position), " waits on threadblock ", step.depid, " but rank ",
                    gpu.id,
@@ -174,7 +198,7 @@ private:
     }
     const ThreadBlock& targetTb = tbAt(g, target);
     const int targetSteps = static_cast<int>(targetTb.steps.size());
-    if (step.deps < 0 || step.deps >= targetSteps) {
+    if (wait.kind == WaitTarget::NoStep) {
       missing([&] {
         return cat(stepName(gpu, tb, position), " waits on step ", step.deps, " of tb ", step.depid,
                    ", which has ",
@@ -551,6 +575,20 @@ void checkDependencies(const Program& program, Diagnostics& out)
 {
   Reporter report(out);
   DependencyPass(program, report).run();
+}
+
+bool dependencyTargetsExist(const Program& program)
+{
+  const ProgramIndex index(program);
+  for (std::size_t g = 0; g < program.gpus.size(); ++g)
+    for (const ThreadBlock& tb : program.gpus[g].threadblocks)
+      for (const Step& step : tb.steps) {
+        const WaitTarget::Kind kind =
+            resolveWait(index, program.gpus[g], static_cast<int>(g), step).kind;
+        if (kind != WaitTarget::None && kind != WaitTarget::Found)
+          return false;
+      }
+  return true;
 }
 
 } // namespace cs::passes

@@ -23,6 +23,9 @@ void checkRunTimeCosts(const Program& program, const Dialect& dialect, Diagnosti
 void checkMatching(const Program& program, Diagnostics& out);
 /// dep.*: dependency targets exist and are published, nop chains, cycles across tbs and ranks.
 void checkDependencies(const Program& program, Diagnostics& out);
+/// Whether checkDependencies would find every wait's target (no dep.target-missing), without
+/// the rest of its work.
+bool dependencyTargetsExist(const Program& program);
 /// deadlock, race, race.*, postcondition, postcondition.*: abstract execution per declared mode.
 void checkSemantics(const Program& program, const CheckOptions& options, Diagnostics& out);
 

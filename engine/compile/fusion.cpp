@@ -4,29 +4,36 @@
 #include "lowerplan_p.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <tuple>
 
 namespace cs::lowering {
 
 namespace {
 
-enum class Access : int { Read = 0, Write = 1 };
-
+/// One buffer access, within the events of its slot (rank, memory, index).
 struct Event {
-  int rank;
-  int memory;
-  int index;
-  OpKey key;
-  int access;     ///< Access: reads of one operation sort before its writes
-  int transfer;   ///< index into Plan::transfers
-  bool sendRead;  ///< the read of a transfer's source by its sender
-  bool copyWrite; ///< a write that overwrites without reading (copy destination)
-
-  auto order() const { return std::tie(rank, memory, index, key, access); }
+  std::uint64_t order; ///< the operation's ordinal, then reads before writes
+  int transfer;        ///< index into Plan::transfers
+  bool sendRead;       ///< the read of a transfer's source by its sender
+  bool copyWrite;      ///< a write that overwrites without reading (copy destination)
 };
 
-/// Calls `emit` with every buffer access of the plan's transfers in `mode`, transfer by transfer.
-template <typename Emit> void forEachEvent(const Plan& plan, CallMode mode, Emit&& emit)
+/// Every slot's accesses in key order: slot k's are events[bounds[k], bounds[k + 1]).
+struct SlotEvents {
+  std::vector<Event> events;
+  std::vector<std::size_t> bounds;
+};
+
+/// Calls `emit(slot, event)` with every buffer access of the plan's transfers in `mode`.
+template <typename Emit>
+void forEachEvent(const Plan& plan, CallMode mode, const std::vector<std::uint32_t>& ordinal,
+                  Emit&& emit)
 {
+  const auto order = [&](std::size_t i, int phase, int write) {
+    return (std::uint64_t{ordinal[2 * i + static_cast<std::size_t>(phase)]} << 1) |
+           static_cast<std::uint64_t>(write);
+  };
   for (std::size_t i = 0; i < plan.transfers.size(); ++i) {
     const Transfer& t = plan.transfers[i];
     const int index = static_cast<int>(i);
@@ -35,32 +42,33 @@ template <typename Emit> void forEachEvent(const Plan& plan, CallMode mode, Emit
           memorySlot(plan.skeleton, t.src.rank, t.src.buffer, t.src.index + c, mode);
       const MemorySlot dst =
           memorySlot(plan.skeleton, t.dst.rank, t.dst.buffer, t.dst.index + c, mode);
-      emit(Event{t.src.rank, static_cast<int>(src.memory), src.index, opKey(plan, i, 0),
-                 static_cast<int>(Access::Read), index, !t.isLocal(), false});
-      if (t.op == TransferOp::Reduce) {
-        emit(Event{t.dst.rank, static_cast<int>(dst.memory), dst.index, opKey(plan, i, 1),
-                   static_cast<int>(Access::Read), index, false, false});
-      }
-      emit(Event{t.dst.rank, static_cast<int>(dst.memory), dst.index, opKey(plan, i, 1),
-                 static_cast<int>(Access::Write), index, false, t.op == TransferOp::Copy});
+      emit(t.src.rank, src, Event{order(i, 0, 0), index, !t.isLocal(), false});
+      if (t.op == TransferOp::Reduce)
+        emit(t.dst.rank, dst, Event{order(i, 1, 0), index, false, false});
+      emit(t.dst.rank, dst, Event{order(i, 1, 1), index, false, t.op == TransferOp::Copy});
     }
   }
 }
 
 bool byOrder(const Event& a, const Event& b)
 {
-  return a.order() < b.order();
+  return a.order < b.order;
 }
 
 /// The dense slot numbering (rank, memory, index) of a plan's events, when it is small enough.
 struct SlotNumbering {
   std::size_t width = 0; ///< indices per memory
   std::size_t slots = 0; ///< 0: too sparse, sort instead
-  std::size_t of(const Event& e) const
+  std::size_t of(int rank, MemorySlot slot) const
   {
-    return (static_cast<std::size_t>(e.rank) * kBufferCount + static_cast<std::size_t>(e.memory)) *
+    return (static_cast<std::size_t>(rank) * kBufferCount + static_cast<std::size_t>(slot.memory)) *
                width +
-           static_cast<std::size_t>(e.index);
+           static_cast<std::size_t>(slot.index);
+  }
+  bool holds(int rank, MemorySlot slot) const
+  {
+    return rank >= 0 && slot.index >= 0 && static_cast<std::size_t>(slot.index) < width &&
+           of(rank, slot) < slots;
   }
 };
 
@@ -93,43 +101,70 @@ SlotNumbering numberSlots(const Plan& plan, CallMode mode)
   return numbering;
 }
 
-// The events sorted by Event::order(). A million-transfer schedule made one global sort of its
-// events the lowering's largest cost, so the events are placed by slot (a counting sort) and only
-// the few events of each slot are sorted among themselves.
-std::vector<Event> buildEvents(const Plan& plan, CallMode mode)
+/// The events of sparse or unusual slots: one sort of everything by (slot, order).
+SlotEvents sortEvents(const Plan& plan, CallMode mode, const std::vector<std::uint32_t>& ordinal)
 {
-  const SlotNumbering numbering = numberSlots(plan, mode);
-  std::vector<std::size_t> start(numbering.slots + 1, 0);
-  bool numbered = numbering.slots > 0;
-  if (numbered)
-    forEachEvent(plan, mode, [&](const Event& e) {
-      const std::size_t slot = numbering.of(e);
-      numbered = numbered && e.rank >= 0 && e.index >= 0 &&
-                 static_cast<std::size_t>(e.index) < numbering.width && slot < numbering.slots;
-      if (numbered)
-        ++start[slot + 1];
-    });
-  std::vector<Event> events;
-  if (!numbered) {
-    forEachEvent(plan, mode, [&](const Event& e) { events.push_back(e); });
-    std::sort(events.begin(), events.end(), byOrder);
-    return events;
+  struct Placed {
+    int rank;
+    int memory;
+    int index;
+    Event event;
+  };
+  std::vector<Placed> placed;
+  forEachEvent(plan, mode, ordinal, [&](int rank, MemorySlot slot, const Event& e) {
+    placed.push_back({rank, static_cast<int>(slot.memory), slot.index, e});
+  });
+  std::sort(placed.begin(), placed.end(), [](const Placed& a, const Placed& b) {
+    return std::tie(a.rank, a.memory, a.index, a.event.order) <
+           std::tie(b.rank, b.memory, b.index, b.event.order);
+  });
+  SlotEvents out;
+  out.events.reserve(placed.size());
+  for (std::size_t k = 0; k < placed.size(); ++k) {
+    const Placed& p = placed[k];
+    if (k == 0 || std::tie(p.rank, p.memory, p.index) !=
+                      std::tie(placed[k - 1].rank, placed[k - 1].memory, placed[k - 1].index))
+      out.bounds.push_back(k);
+    out.events.push_back(p.event);
   }
-  for (std::size_t s = 1; s < start.size(); ++s)
-    start[s] += start[s - 1];
-  events.resize(start.back());
-  std::vector<std::size_t> next(start.begin(), start.end() - 1);
-  forEachEvent(plan, mode, [&](const Event& e) { events[next[numbering.of(e)]++] = e; });
-  for (std::size_t s = 0; s < numbering.slots; ++s)
-    if (start[s + 1] - start[s] > 1)
-      std::sort(events.begin() + static_cast<std::ptrdiff_t>(start[s]),
-                events.begin() + static_cast<std::ptrdiff_t>(start[s + 1]), byOrder);
-  return events;
+  out.bounds.push_back(placed.size());
+  return out;
 }
 
-bool sameSlot(const Event& a, const Event& b)
+// A million-transfer schedule made one global sort of its events the lowering's largest cost, so
+// the events are placed by slot (a counting sort) and only the few events of each slot are sorted
+// among themselves. Events are 16 bytes, their slot implied by where they lie: the five million
+// events of a 1,024-rank ring are written twice per call mode, and their size was the cost.
+SlotEvents buildEvents(const Plan& plan, CallMode mode, const std::vector<std::uint32_t>& ordinal)
 {
-  return a.rank == b.rank && a.memory == b.memory && a.index == b.index;
+  const SlotNumbering numbering = numberSlots(plan, mode);
+  bool numbered = numbering.slots > 0;
+  SlotEvents out;
+  if (numbered) {
+    out.bounds.assign(numbering.slots + 1, 0);
+    forEachEvent(plan, mode, ordinal, [&](int rank, MemorySlot slot, const Event&) {
+      numbered = numbered && numbering.holds(rank, slot);
+      if (numbered)
+        ++out.bounds[numbering.of(rank, slot) + 1];
+    });
+  }
+  if (!numbered)
+    return sortEvents(plan, mode, ordinal);
+  std::vector<std::size_t>& bounds = out.bounds;
+  for (std::size_t s = 1; s < bounds.size(); ++s)
+    bounds[s] += bounds[s - 1];
+  out.events.resize(bounds.back());
+  // Placed from each slot's end backwards, which leaves bounds[s] at slot s's first event.
+  for (std::size_t s = 0; s + 1 < bounds.size(); ++s)
+    bounds[s] = bounds[s + 1];
+  forEachEvent(plan, mode, ordinal, [&](int rank, MemorySlot slot, const Event& e) {
+    out.events[--bounds[numbering.of(rank, slot)]] = e;
+  });
+  for (std::size_t s = 0; s + 1 < bounds.size(); ++s)
+    if (bounds[s + 1] - bounds[s] > 1)
+      std::sort(out.events.begin() + static_cast<std::ptrdiff_t>(bounds[s]),
+                out.events.begin() + static_cast<std::ptrdiff_t>(bounds[s + 1]), byOrder);
+  return out;
 }
 
 constexpr int kUnset = -2;
@@ -137,29 +172,30 @@ constexpr int kNone = -1;
 
 // Per transfer: the transfer whose send reads every written slot next, or kNone; and whether
 // that forward is followed on every slot by an overwrite (the value is then not needed).
-void scanMode(const Plan& plan, CallMode mode, std::vector<int>& forward,
-              std::vector<int>& overwritten)
+void scanMode(const Plan& plan, CallMode mode, const std::vector<std::uint32_t>& ordinal,
+              std::vector<int>& forward, std::vector<int>& overwritten)
 {
-  const std::vector<Event> events = buildEvents(plan, mode);
+  const SlotEvents slots = buildEvents(plan, mode, ordinal);
   const auto merge = [](int& into, int value) {
     if (into == kUnset)
       into = value;
     else if (into != value)
       into = kNone;
   };
-  for (std::size_t e = 0; e < events.size(); ++e) {
-    const Event& ev = events[e];
-    const Transfer& t = plan.transfers[static_cast<std::size_t>(ev.transfer)];
-    if (ev.access == static_cast<int>(Access::Write) && !t.isLocal()) {
-      int next = kNone;
-      if (e + 1 < events.size() && sameSlot(ev, events[e + 1]) && events[e + 1].sendRead)
-        next = events[e + 1].transfer;
-      merge(forward[static_cast<std::size_t>(ev.transfer)], next);
-    }
-    if (ev.sendRead) {
-      const bool over = e + 1 < events.size() && sameSlot(ev, events[e + 1]) &&
-                        events[e + 1].copyWrite && events[e + 1].transfer != ev.transfer;
-      merge(overwritten[static_cast<std::size_t>(ev.transfer)], over ? 1 : 0);
+  for (std::size_t s = 0; s + 1 < slots.bounds.size(); ++s) {
+    const std::size_t last = slots.bounds[s + 1];
+    for (std::size_t e = slots.bounds[s]; e < last; ++e) {
+      const Event& ev = slots.events[e];
+      const Event* next = e + 1 < last ? &slots.events[e + 1] : nullptr;
+      const Transfer& t = plan.transfers[static_cast<std::size_t>(ev.transfer)];
+      const bool write = (ev.order & 1) != 0;
+      if (write && !t.isLocal())
+        merge(forward[static_cast<std::size_t>(ev.transfer)],
+              next && next->sendRead ? next->transfer : kNone);
+      if (ev.sendRead) {
+        const bool over = next && next->copyWrite && next->transfer != ev.transfer;
+        merge(overwritten[static_cast<std::size_t>(ev.transfer)], over ? 1 : 0);
+      }
     }
   }
 }
@@ -171,8 +207,9 @@ void findFusions(Plan& plan)
   const std::size_t n = plan.transfers.size();
   std::vector<int> forward(n, kUnset);
   std::vector<int> overwritten(n, kUnset);
+  const std::vector<std::uint32_t> ordinal = opOrdinals(plan);
   for (CallMode mode : plan.modes)
-    scanMode(plan, mode, forward, overwritten);
+    scanMode(plan, mode, ordinal, forward, overwritten);
 
   plan.fusions.assign(n, {});
   plan.fusedFrom.assign(n, -1);

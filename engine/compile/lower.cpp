@@ -12,6 +12,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace cs {
 
@@ -179,6 +180,31 @@ int channelsKnownBeforeEmitting(const Plan& plan, const Dialect& d, int channels
   return d.maxChannels;
 }
 
+/// The channel count the first assignment may start from: all of the runtime's channels when one
+/// connection alone carries more messages than its threadblocks could hold on fewer. At one channel
+/// that connection's messages are all one threadblock's operations, so channelsKnownBeforeEmitting
+/// would jump to all channels after assigning once for nothing (a fifth of a 1,024-rank ring's
+/// lowering). Only without pins and local transfers, where that holds for certain.
+int channelsKnownFromTransfers(const Plan& plan, const Dialect& d, bool channelsFree)
+{
+  const std::size_t forcing =
+      static_cast<std::size_t>(d.maxStepsPerThreadblock) * (d.maxChannels - 1) + 1;
+  const auto ranks = static_cast<std::size_t>(plan.schedule->ranks);
+  if (!channelsFree || plan.transfers.size() < forcing || ranks > kDenseConnectionRanks)
+    return 1;
+  std::vector<std::uint32_t> messages(ranks * ranks, 0);
+  bool forced = false;
+  for (const Transfer& t : plan.transfers) {
+    if (t.isLocal() || t.pins.channel || t.pins.threadblock || t.src.rank < 0 || t.dst.rank < 0 ||
+        static_cast<std::size_t>(std::max(t.src.rank, t.dst.rank)) >= ranks)
+      return 1;
+    const auto connection =
+        static_cast<std::size_t>(t.src.rank) * ranks + static_cast<std::size_t>(t.dst.rank);
+    forced = forced || ++messages[connection] >= forcing;
+  }
+  return forced ? d.maxChannels : 1;
+}
+
 /// Assigns threadblocks and emits them, again with more channels (or smaller local-only
 /// threadblocks) while the dialect's limits are exceeded. nullopt, with the problems in `out`,
 /// when the pins contradict each other.
@@ -186,7 +212,7 @@ std::optional<Emitted> emitWithinLimits(Plan& plan, bool channelsFree, Diagnosti
 {
   const Dialect& d = *plan.dialect;
   constexpr int kAttempts = 64;
-  int channels = 1;
+  int channels = channelsKnownFromTransfers(plan, d, channelsFree);
   int localCap = d.maxStepsPerThreadblock;
   Emitted emitted;
   for (int attempt = 0; attempt < kAttempts; ++attempt) {
@@ -257,16 +283,19 @@ LowerResult lowerSchedule(const Schedule& schedule, const LowerOptions& options)
   Plan plan;
   plan.schedule = &base;
   plan.dialect = &d;
-  plan.transfers = base.transfers;
   const auto byStepThenId = [](const Transfer& a, const Transfer& b) {
     return std::pair(a.step, a.id) < std::pair(b.step, b.id);
   };
-  // Sorted already, strictly (a sort could swap equal neighbours), is left as it is.
-  if (std::adjacent_find(plan.transfers.begin(), plan.transfers.end(),
+  plan.transfers = base.transfers;
+  // Sorted already, strictly (a sort could swap equal neighbours), is used as it is.
+  if (std::adjacent_find(base.transfers.begin(), base.transfers.end(),
                          [&](const Transfer& a, const Transfer& b) {
                            return !byStepThenId(a, b);
-                         }) != plan.transfers.end())
-    std::sort(plan.transfers.begin(), plan.transfers.end(), byStepThenId);
+                         }) != base.transfers.end()) {
+    plan.sortedTransfers = base.transfers;
+    std::sort(plan.sortedTransfers.begin(), plan.sortedTransfers.end(), byStepThenId);
+    plan.transfers = plan.sortedTransfers;
+  }
   numberRounds(plan);
   buildSkeleton(plan);
   findFusions(plan);

@@ -24,10 +24,16 @@
 #include "lower.h"
 #include "model/diagnostic.h"
 
+#include <cstdint>
+#include <span>
 #include <unordered_map>
 #include <vector>
 
 namespace cs::lowering {
+
+/// Up to this many ranks, per-connection counts are kept in a ranks × ranks table (32 MB at most)
+/// rather than a hash map.
+inline constexpr std::size_t kDenseConnectionRanks = 2048;
 
 /// The total order of operations on a rank.
 struct OpKey {
@@ -75,13 +81,22 @@ struct TbPlan {
 
 /// Everything the stages share.
 struct Plan {
+  Plan() = default;
+  Plan(const Plan&) = delete; ///< `transfers` may point into the plan's own `sortedTransfers`
+  Plan& operator=(const Plan&) = delete;
+  Plan(Plan&&) = default;
+  Plan& operator=(Plan&&) = default;
+
   const Schedule* schedule = nullptr;
   const Dialect* dialect = nullptr;
-  std::vector<Transfer> transfers; ///< sorted by (step, id)
-  std::vector<int> rounds;         ///< per transfer: its round within its step (OpKey::round)
-  std::vector<Fusion> fusions;     ///< per transfer
-  std::vector<int> fusedFrom;      ///< per transfer: the transfer whose receive forwards it, or -1
-  std::vector<int> channel;        ///< per transfer: the channel chosen
+  /// Sorted by (step, id): the schedule's own when they already are (copying a 1,024-rank ring's
+  /// two million transfers cost a tenth of its lowering), else `sortedTransfers`.
+  std::span<const Transfer> transfers;
+  std::vector<Transfer> sortedTransfers;
+  std::vector<int> rounds;     ///< per transfer: its round within its step (OpKey::round)
+  std::vector<Fusion> fusions; ///< per transfer
+  std::vector<int> fusedFrom;  ///< per transfer: the transfer whose receive forwards it, or -1
+  std::vector<int> channel;    ///< per transfer: the channel chosen
   std::vector<Op> ops;
   std::vector<int> opOrder; ///< indices into ops, by (rank-independent) key order (orderOps)
   std::vector<TbPlan> tbs;
@@ -106,6 +121,11 @@ void orderOps(Plan& plan);
 /// The key of transfer `index`'s sending side (phase 0) or receiving side (phase 1; local
 /// transfers are one operation, always phase 0).
 OpKey opKey(const Plan& plan, std::size_t index, int phase);
+
+/// The position of every operation in key order without building the operations: entry
+/// 2 * index + phase for transfer `index` (a local transfer's two entries are equal, as its
+/// keys are). Ordinals compare as the keys do.
+std::vector<std::uint32_t> opOrdinals(const Plan& plan);
 
 /// Finds, for every transfer between ranks, the transfer that forwards what it received
 /// (msccl-format §8.3 step 2). All candidates start enabled.
