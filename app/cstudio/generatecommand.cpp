@@ -3,6 +3,7 @@
 #include "output.h"
 #include "programinput.h"
 
+#include "analysis/analysis.h"
 #include "catalogue/catalogue.h"
 #include "check/checker.h"
 #include "check/schedulecheck.h"
@@ -70,15 +71,20 @@ void explain(const AlgorithmInfo& info, const GeneratorOptions& generator)
 std::string fittingDialects(const Schedule& schedule, const LowerOptions& refused)
 {
   std::string fitting;
+  const int needed = threadblocksNeeded(schedule);
   for (const DialectId id : allDialects()) {
-    if (id == refused.dialect)
-      continue;
     LowerOptions other = refused;
     other.dialect = id;
+    // A dialect whose blocks cannot all be resident is not offered, and is not lowered either:
+    // lowering a 1,024-rank all-to-all for every dialect took a minute to say nothing useful.
+    if (id == refused.dialect || needed > threadblockBudget(other))
+      continue;
     const LowerResult lowered = lowerSchedule(schedule, other);
-    if (lowered.program && !hasErrors(lowered.diagnostics))
-      fitting += std::string(fitting.empty() ? " (it fits --dialect " : " or ") +
-                 std::string(dialect(id).key);
+    if (!lowered.program || hasErrors(lowered.diagnostics) ||
+        hasErrors(checkResidencyOnly(*lowered.program, checkOptionsFor(other))))
+      continue;
+    fitting += std::string(fitting.empty() ? " (it fits --dialect " : " or ") +
+               std::string(dialect(id).key);
   }
   return fitting.empty() ? fitting : fitting + ")";
 }
@@ -104,10 +110,7 @@ std::string alternatives(const AlgorithmInfo& refused, const GeneratorOptions& g
 /// is judged here.
 std::vector<Diagnostic> programFindings(const Program& program, const LowerOptions& lower)
 {
-  CheckOptions check;
-  check.dialect = lower.dialect;
-  check.gpu = lower.gpu;
-  return checkProgram(program, check);
+  return checkProgram(program, checkOptionsFor(lower));
 }
 
 LowerOptions lowerOptions(const GenerateOptions& options)

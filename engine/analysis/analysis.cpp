@@ -88,9 +88,7 @@ void addProgramLevel(Analysis& analysis, const Schedule& schedule, const LowerOp
   if (!lowered.program)
     return;
 
-  CheckOptions options;
-  options.dialect = lowering.dialect;
-  options.gpu = lowering.gpu;
+  CheckOptions options = checkOptionsFor(lowering);
   options.root = schedule.root;
   // The Program checker would only repeat the Schedule's postcondition and race findings per
   // instruction. Runtime limits still apply.
@@ -216,11 +214,17 @@ Analysis analyseSchedule(const Schedule& schedule, const LowerOptions& lowering)
   return analysis;
 }
 
-Analysis analyseProgram(const Program& program, const LowerOptions& lowering)
+CheckOptions checkOptionsFor(const LowerOptions& lowering)
 {
   CheckOptions options;
   options.dialect = lowering.dialect;
   options.gpu = lowering.gpu;
+  return options;
+}
+
+Analysis analyseProgram(const Program& program, const LowerOptions& lowering)
+{
+  const CheckOptions options = checkOptionsFor(lowering);
   // The check reads only the Program, so it runs beside the lifting and the cells' execution:
   // on a 1,024-rank program each takes about as long as the other.
   std::future<std::vector<Diagnostic>> checked = std::async(

@@ -12,6 +12,7 @@
 
 #include "chunkstates.h"
 
+#include "check/checker.h"
 #include "compile/lower.h"
 #include "model/diagnostic.h"
 #include "model/program.h"
@@ -83,6 +84,9 @@ private:
   std::vector<std::uint32_t> m_byPosition;
   std::vector<std::uint32_t> m_byTransfer;
 };
+
+/// The Program checker's options for what `lowering` produces: the same runtime and GPU.
+CheckOptions checkOptionsFor(const LowerOptions& lowering);
 
 /// Every check of a Schedule that is the truth: the Schedule checks, lowering with `lowering`,
 /// and the Program checker for lowering.dialect (its semantic passes only when the Schedule

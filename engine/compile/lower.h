@@ -57,4 +57,14 @@ struct LowerResult {
 /// Lowers `schedule` for `options.dialect`. Never throws; malformed schedules give diagnostics.
 LowerResult lowerSchedule(const Schedule& schedule, const LowerOptions& options);
 
+/// The threadblocks per rank of one instance that the target GPU keeps resident and the runtime
+/// launches: LowerOptions::gpu, else the largest known GPU of the dialect's vendor (the residency
+/// check's assumption), divided among the instances.
+int threadblockBudget(const LowerOptions& options);
+
+/// The fewest threadblocks the busiest rank of `schedule` needs however it is lowered: one per
+/// peer it sends to, and one per peer it receives from (a threadblock has one of each). Above
+/// threadblockBudget, no lowering for those options fits the GPU.
+int threadblocksNeeded(const Schedule& schedule);
+
 } // namespace cs

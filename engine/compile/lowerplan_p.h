@@ -146,10 +146,6 @@ struct Emitted {
 };
 Emitted emitProgram(const Plan& plan);
 
-/// The threadblocks per rank of one instance that the target GPU keeps resident and the runtime
-/// launches: LowerOptions::gpu, else the largest known GPU of the dialect's vendor (the residency
-/// check's assumption), divided among the instances.
-int threadblockBudget(const LowerOptions& options);
 
 /// When a rank of `emitted` has more than `budget` threadblocks, packs the plan's threadblocks
 /// (tbpacking.cpp: a send-only and a receive-only one on a channel become one, local copies join

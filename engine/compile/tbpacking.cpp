@@ -22,6 +22,7 @@
 #include <map>
 #include <set>
 #include <utility>
+#include <vector>
 
 namespace cs::lowering {
 
@@ -310,16 +311,6 @@ bool packThreadblocks(Plan& plan, int budget)
 
 } // namespace
 
-int threadblockBudget(const LowerOptions& options)
-{
-  const Dialect& d = dialect(options.dialect);
-  const GpuModel& model =
-      options.gpu ? gpuModel(*options.gpu) : mostPermissiveGpu(dialectVendor(options.dialect));
-  const int perRank =
-      std::min(residentThreadblocks(model, options.dialect), d.maxThreadblocksPerRank);
-  return std::max(1, perRank / std::max(1, options.instances));
-}
-
 void fitResidency(Plan& plan, int budget, Emitted& emitted)
 {
   if (maxThreadblocks(emitted.gpus) <= budget)
@@ -345,3 +336,40 @@ void fitResidency(Plan& plan, int budget, Emitted& emitted)
 }
 
 } // namespace cs::lowering
+
+namespace cs {
+
+int threadblockBudget(const LowerOptions& options)
+{
+  const Dialect& d = dialect(options.dialect);
+  const GpuModel& model =
+      options.gpu ? gpuModel(*options.gpu) : mostPermissiveGpu(dialectVendor(options.dialect));
+  const int perRank =
+      std::min(residentThreadblocks(model, options.dialect), d.maxThreadblocksPerRank);
+  return std::max(1, perRank / std::max(1, options.instances));
+}
+
+int threadblocksNeeded(const Schedule& schedule)
+{
+  const auto ranks = static_cast<std::size_t>(std::max(0, schedule.ranks));
+  std::vector<std::vector<int>> sendsTo(ranks);
+  std::vector<std::vector<int>> receivesFrom(ranks);
+  for (const Transfer& t : schedule.transfers) {
+    const auto src = static_cast<std::size_t>(t.src.rank);
+    const auto dst = static_cast<std::size_t>(t.dst.rank);
+    if (t.isLocal() || src >= ranks || dst >= ranks)
+      continue;
+    sendsTo[src].push_back(t.dst.rank);
+    receivesFrom[dst].push_back(t.src.rank);
+  }
+  std::size_t needed = 0;
+  for (auto* peers : {&sendsTo, &receivesFrom})
+    for (std::vector<int>& list : *peers) {
+      std::sort(list.begin(), list.end());
+      needed = std::max(
+          needed, static_cast<std::size_t>(std::unique(list.begin(), list.end()) - list.begin()));
+    }
+  return static_cast<int>(needed);
+}
+
+} // namespace cs

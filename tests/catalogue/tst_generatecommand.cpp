@@ -33,6 +33,7 @@ private slots:
   void writesValidXml();
   void writesDesignDocument();
   void refusalNamesTheLimit();
+  void refusalOffersOnlyDialectsThatFitTheGpu();
   void designDocumentOnATopology();
   void galleryExamplesCoverTheCatalogue();
 
@@ -114,6 +115,24 @@ void Test_generatecommand::refusalNamesTheLimit()
   QVERIFY2(
       run.err.contains("all-to-all algorithms for 72 ranks: two-step-alltoall, bruck-alltoall"),
       qPrintable(run.err));
+  QVERIFY(!QFile::exists(file));
+}
+
+void Test_generatecommand::refusalOffersOnlyDialectsThatFitTheGpu()
+{
+  // 199 peers each way: classic and executor lower it (216 and 1,024 threadblocks per rank),
+  // but a rank of an H100 SXM keeps 132 of their blocks resident, so neither may be offered.
+  const QString file = m_dir.filePath("a2a200.xml");
+  const Run wide = cstudio({"generate", "direct-alltoall", "--ranks", "200", "--dialect", "rccl",
+                            "--gpu", "h100-sxm", "-o", file});
+  QCOMPARE(wide.exitCode, 1);
+  QVERIFY2(wide.err.contains("[lower.threadblocks]"), qPrintable(wide.err));
+  QVERIFY2(!wide.err.contains("it fits --dialect"), qPrintable(wide.err));
+  // 119 peers fit the H100's 132: both are offered.
+  const Run narrow = cstudio({"generate", "direct-alltoall", "--ranks", "120", "--dialect",
+                              "rccl", "--gpu", "h100-sxm", "-o", file});
+  QCOMPARE(narrow.exitCode, 1);
+  QVERIFY2(narrow.err.contains("(it fits --dialect classic or executor)"), qPrintable(narrow.err));
   QVERIFY(!QFile::exists(file));
 }
 
