@@ -54,11 +54,13 @@ run-clang-tidy -p build -j "$jobs" -quiet "$PWD/(engine|storage|editor|visualize
 
 if [ "${CSTUDIO_SKIP_SANITIZERS:-0}" != 1 ]; then
   step "unit tests under AddressSanitizer and UndefinedBehaviorSanitizer"
-  # Line tables only (-g1): the sanitizers' reports keep file and line, and the ~140 test
-  # binaries, each holding the engine and the editor, take a fifth of the disk that full debug
-  # information takes (21 GB with -g, which ran a CI machine out of space).
+  # Line tables only (-g1), which the sanitizers' reports need for file and line, and the
+  # project's libraries shared: statically linked, the ~140 test executables each held the
+  # engine and the editor with their instrumentation, 21 GB in all, and ran a CI machine out of
+  # disk.
   cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-g1 \
-    -DCSTUDIO_WERROR=$werror -DCSTUDIO_SANITIZE=address,undefined >/dev/null
+    -DCSTUDIO_SHARED_LIBS=ON -DCSTUDIO_WERROR=$werror -DCSTUDIO_SANITIZE=address,undefined \
+    >/dev/null
   cmake --build build-asan -j "$jobs"
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --test-dir build-asan --output-on-failure -j "$jobs"

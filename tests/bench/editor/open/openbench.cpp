@@ -1,8 +1,9 @@
 // cs_openbench: how long opening a file takes in the editor, the way a user opens it: the main
 // window reads the file, lifts the Program onto the timeline, runs the checker and the views
 // rebuild their models (MainWindow::openFile, then the event-loop turn that delivers the views'
-// deferred work). Printed as the median of N runs with the goal (<= 500 ms) and the ratio against
-// a baseline measured in the same run: readMscclXml of the same bytes, the parse any opener pays.
+// deferred work). Printed as the median of N runs with the goal (<= 500 ms; 2 s from 1,024 ranks)
+// and the ratio against a baseline measured in the same run: readMscclXml of the same bytes, the
+// parse any opener pays.
 //
 //   cs_openbench [--repeats N] [FILE]     FILE defaults to the largest *.xml in CSTUDIO_CORPUS_DIR
 
@@ -22,7 +23,11 @@
 
 namespace {
 
+/// The largest corpus file opens within half a second; a program of 1,024 ranks (issue 18:
+/// "open a 1,024-rank program <= 2 s") within two.
 constexpr double kGoalMs = 500.0;
+constexpr double kGoalAtScaleMs = 2'000.0;
+constexpr int kScaleRanks = 1'024;
 
 double median(std::vector<double> values)
 {
@@ -127,9 +132,10 @@ int main(int argc, char** argv)
               qPrintable(QFileInfo(path).fileName()), static_cast<long long>(bytes.size() / 1024),
               ranks, instructions, repeats);
   std::printf("  %-48s %9.1f ms\n", "baseline: readMscclXml of the same bytes", baseMs);
+  const double goalMs = ranks >= kScaleRanks ? kGoalAtScaleMs : kGoalMs;
   std::printf("  %-48s %9.1f ms   goal <= %.0f ms: %s   ratio %.1fx baseline\n",
-              "open in the main window (load+lift+check+views)", openMs, kGoalMs,
-              openMs <= kGoalMs ? "met" : "MISSED", baseMs > 0 ? openMs / baseMs : 0.0);
+              "open in the main window (load+lift+check+views)", openMs, goalMs,
+              openMs <= goalMs ? "met" : "MISSED", baseMs > 0 ? openMs / baseMs : 0.0);
   std::printf("  %-48s %9.1f ms\n", "first paint of the whole window (grab)", median(paint));
   return 0;
 }
