@@ -146,7 +146,6 @@ struct Emitted {
 };
 Emitted emitProgram(const Plan& plan);
 
-
 /// When a rank of `emitted` has more than `budget` threadblocks, packs the plan's threadblocks
 /// (tbpacking.cpp: a send-only and a receive-only one on a channel become one, local copies join
 /// another) and emits again, keeping the result only within the dialect's step limit.

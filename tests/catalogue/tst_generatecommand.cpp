@@ -129,8 +129,8 @@ void Test_generatecommand::refusalOffersOnlyDialectsThatFitTheGpu()
   QVERIFY2(wide.err.contains("[lower.threadblocks]"), qPrintable(wide.err));
   QVERIFY2(!wide.err.contains("it fits --dialect"), qPrintable(wide.err));
   // 119 peers fit the H100's 132: both are offered.
-  const Run narrow = cstudio({"generate", "direct-alltoall", "--ranks", "120", "--dialect",
-                              "rccl", "--gpu", "h100-sxm", "-o", file});
+  const Run narrow = cstudio({"generate", "direct-alltoall", "--ranks", "120", "--dialect", "rccl",
+                              "--gpu", "h100-sxm", "-o", file});
   QCOMPARE(narrow.exitCode, 1);
   QVERIFY2(narrow.err.contains("(it fits --dialect classic or executor)"), qPrintable(narrow.err));
   QVERIFY(!QFile::exists(file));
