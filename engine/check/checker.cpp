@@ -49,8 +49,9 @@ std::vector<Diagnostic> checkProgram(const Program& program, const CheckOptions&
   // found so far, nor a wait without a target, would stop them after the dependency pass.
   Diagnostics semantic;
   std::future<void> beside;
-  const bool early = options.semantic && program.stepCount() >= kStepsWorthAThread &&
-                     executable(out) && passes::dependencyTargetsExist(program);
+  const bool early = options.semantic && options.semanticBeside &&
+                     program.stepCount() >= kStepsWorthAThread && executable(out) &&
+                     passes::dependencyTargetsExist(program);
   if (early)
     beside =
         std::async(std::launch::async, [&] { passes::checkSemantics(program, options, semantic); });

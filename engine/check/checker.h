@@ -22,6 +22,10 @@ struct CheckOptions {
   std::optional<int> root;
   /// Run the semantic passes (deadlock, race, postcondition). Off: only the static passes.
   bool semantic = true;
+  /// On a large program, run the semantic passes on a second thread beside matching and
+  /// dependencies. A caller that already runs the whole check beside other work turns it off:
+  /// a third thread on a two-core machine slows everything down.
+  bool semanticBeside = true;
   /// The GPU the program runs on (limit.residency). Absent: the check assumes the known GPU of
   /// the runtime's vendor that keeps the most blocks resident, and says so.
   std::optional<GpuModelId> gpu;

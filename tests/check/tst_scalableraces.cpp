@@ -6,6 +6,7 @@
 // 4,096-threadblock limit is checked, and one dropped dependency in it is found at its place.
 
 #include "catalogue/catalogue.h"
+#include "check/checker.h"
 #include "check/passes_p.h"
 #include "check/symbolicrun.h"
 #include "compile/lower.h"
@@ -131,6 +132,17 @@ std::optional<std::array<int, 3>> dataStepWithDependency(const Program& program,
   return std::nullopt;
 }
 
+/// `program` with the dependency of the step at (rank, tb, position) removed.
+Program withoutDependency(Program program, const std::array<int, 3>& at)
+{
+  Step& step = program.gpus[static_cast<std::size_t>(at[0])]
+                   .threadblocks[static_cast<std::size_t>(at[1])]
+                   .steps[static_cast<std::size_t>(at[2])];
+  step.depid = -1;
+  step.deps = -1;
+  return program;
+}
+
 } // namespace
 
 class Test_scalableraces : public QObject
@@ -143,6 +155,7 @@ private slots:
   void corpusAgrees();
   void mangledProgramsAgree();
   void plantedRaceAboveOldLimit();
+  void semanticPassesOnASecondThreadOrNotAgree();
 };
 
 void Test_scalableraces::catalogueAgrees_data()
@@ -253,13 +266,11 @@ void Test_scalableraces::plantedRaceAboveOldLimit()
   const int rank = 77;
   const std::optional<std::array<int, 3>> at = dataStepWithDependency(*program, rank);
   QVERIFY(at);
-  Program broken = *program;
-  Step& step = broken.gpus[static_cast<std::size_t>(rank)]
-                   .threadblocks[static_cast<std::size_t>((*at)[1])]
-                   .steps[static_cast<std::size_t>((*at)[2])];
-  const int awaited = step.depid;
-  step.depid = -1;
-  step.deps = -1;
+  const int awaited = program->gpus[static_cast<std::size_t>(rank)]
+                          .threadblocks[static_cast<std::size_t>((*at)[1])]
+                          .steps[static_cast<std::size_t>((*at)[2])]
+                          .depid;
+  const Program broken = withoutDependency(*program, *at);
 
   SymbolicRunOptions options;
   options.modes = declaredModes(broken);
@@ -285,6 +296,30 @@ void Test_scalableraces::plantedRaceAboveOldLimit()
   passes::checkSemantics(broken, {}, out);
   QVERIFY(!out.contains("check.too-large"));
   QVERIFY(out.contains("race"));
+}
+
+void Test_scalableraces::semanticPassesOnASecondThreadOrNotAgree()
+{
+  // Large enough that checkProgram runs the semantic passes beside matching and dependencies
+  // unless told not to (analyseProgram tells it not to); both ways must find the same problems.
+  const std::optional<Program> program = lowered("two-step-alltoall", 128);
+  QVERIFY(program);
+  QVERIFY(program->stepCount() >= 20'000);
+  const std::optional<std::array<int, 3>> at = dataStepWithDependency(*program, 77);
+  QVERIFY(at);
+  const Program broken = withoutDependency(*program, *at);
+  CheckOptions beside;
+  CheckOptions inline_;
+  inline_.semanticBeside = false;
+  const std::vector<Diagnostic> besideFound = checkProgram(broken, beside);
+  const std::vector<Diagnostic> inlineFound = checkProgram(broken, inline_);
+  QCOMPARE(inlineFound.size(), besideFound.size());
+  const auto isRace = [](const Diagnostic& d) { return codeInCategory(d.code, "race"); };
+  QVERIFY(std::any_of(inlineFound.begin(), inlineFound.end(), isRace));
+  for (std::size_t k = 0; k < inlineFound.size(); ++k) {
+    QCOMPARE(inlineFound[k].code, besideFound[k].code);
+    QCOMPARE(inlineFound[k].message, besideFound[k].message);
+  }
 }
 
 QTEST_GUILESS_MAIN(Test_scalableraces)
