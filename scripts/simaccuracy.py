@@ -134,8 +134,10 @@ def catalogue(binary):
 
 
 def calibrate(binary, topology, path, iters):
-    cstudio(binary, "calibrate", "--backend", "cpu", "-t", topology, "--sizes", "1M..32M",
-            "--iters", str(iters), "-o", path)
+    # The CPU sweep's default sizes lie beyond the host's last-level cache, as the buffers of
+    # these 64 MiB collectives do.
+    cstudio(binary, "calibrate", "--backend", "cpu", "-t", topology, "--iters", str(iters),
+            "-o", path)
     with open(path) as data:
         return json.load(data)
 

@@ -28,7 +28,7 @@ struct CalibrateOptions {
   std::string backend = "cpu";
   std::string topology;
   std::string output;
-  std::string sizes = "256K..16M";
+  std::string sizes; ///< empty: the backend's defaultSweepOptions()
   int pairs = 0;
   int iterations = 3;
   std::string save;
@@ -114,8 +114,8 @@ void printFit(const Calibration& calibration)
 
 int runCalibrate(const CalibrateOptions& options)
 {
-  CalibrationSweepOptions sweep;
-  if (!parseSizes(options.sizes, sweep))
+  CalibrationSweepOptions sweep = defaultSweepOptions(options.backend);
+  if (!options.sizes.empty() && !parseSizes(options.sizes, sweep))
     return UsageError;
   sweep.pairs = options.pairs;
   sweep.iterations = options.iterations;
@@ -176,8 +176,10 @@ Runner addCalibrateCommand(CLI::App& app)
       ->required();
   command->add_option("-o,--output", options->output, "Write the calibration JSON to FILE")
       ->type_name("FILE");
-  command->add_option("--sizes", options->sizes, "Probe sizes MIN..MAX in x2 steps")
-      ->capture_default_str();
+  command->add_option("--sizes", options->sizes,
+                      "Probe sizes MIN..MAX in x2 steps (default: 256K..16M; cpu: from the "
+                      "last-level cache's size to 4 times it, where a collective's buffers lie, "
+                      "and the links' latency apart at 4K)");
   command
       ->add_option("--pairs", options->pairs,
                    "CPU only: pairs of the host probe run at once (default: half the "

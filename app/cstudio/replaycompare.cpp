@@ -4,7 +4,7 @@
 #include "commands.h"
 #include "output.h"
 
-#include "exec/plan/sendcopies.h"
+#include "exec/plan/executorcosts.h"
 #include "replay/comparison.h"
 #include "replay/designedrun.h"
 
@@ -78,7 +78,7 @@ std::optional<replay::ReplayIndex> designedIndex(const Program& program, const T
   if (!fit)
     return std::nullopt;
   replay::DesignedRun designed = replay::simulateDesigned(
-      program, *topology, &*fit, bytes, plan::calibratedSendCopies(&*fit, program, bytes));
+      program, *topology, &*fit, bytes, plan::calibratedExecutorCosts(&*fit, program, bytes));
   if (!designed.trace) {
     std::cerr << command << ": --calibration " << calibration << ": " << designed.error << '\n';
     return std::nullopt;

@@ -5,7 +5,7 @@
 
 #include "simbench.h"
 
-#include "exec/plan/sendcopies.h"
+#include "exec/plan/executorcosts.h"
 #include "io/bytesize.h"
 #include "io/chrometrace.h"
 #include "io/topologyloader.h"
@@ -250,7 +250,7 @@ bool applyCalibrationOption(const SimulateOptions& options, Topology& topology, 
               << '\n';
     return false;
   }
-  sim.sendCopies = plan::calibratedSendCopies(&*calibration, program, sim.bytes);
+  sim.executor = plan::calibratedExecutorCosts(&*calibration, program, sim.bytes);
   return true;
 }
 

@@ -4,6 +4,7 @@
 #include "model/routing.h"
 
 #include <algorithm>
+#include <fstream>
 #include <set>
 
 namespace cs {
@@ -98,12 +99,22 @@ std::optional<double> measure(Executor& executor, const Program& program, std::i
   return *std::min_element(result.iterationUs.begin(), result.iterationUs.end());
 }
 
-/// Sweeps one probe and fits it; appends its points to `calibration`.
+/// Sweeps one probe and fits it; appends its points to `calibration`. With `measureLatency` and
+/// options.latencyBytes, α is the probe's time at that size and only β is fitted.
 std::optional<AlphaBeta> sweepProbe(Executor& executor, const Program& program,
                                     const std::string& probe,
                                     const CalibrationSweepOptions& options,
-                                    Calibration& calibration, std::string& error)
+                                    Calibration& calibration, std::string& error,
+                                    bool measureLatency = false)
 {
+  std::optional<double> latencyUs;
+  if (measureLatency && options.latencyBytes > 0) {
+    if (options.progress)
+      options.progress(probe + " " + formatByteSize(options.latencyBytes) + " (latency)");
+    latencyUs = measure(executor, program, options.latencyBytes, options, error);
+    if (!latencyUs)
+      return std::nullopt;
+  }
   SweepSamples samples;
   for (std::int64_t bytes = options.minBytes; bytes <= options.maxBytes; bytes *= 2) {
     if (options.progress)
@@ -116,11 +127,13 @@ std::optional<AlphaBeta> sweepProbe(Executor& executor, const Program& program,
       break;
   }
   std::string fitError;
-  const std::optional<AlphaBeta> fit = fitAlphaBeta(samples, fitError);
+  const std::optional<AlphaBeta> fit = fitAlphaBeta(samples, fitError, latencyUs);
   if (!fit) {
     error = "the " + probe + " probe: " + fitError;
     return std::nullopt;
   }
+  if (latencyUs)
+    samples.insert(samples.begin(), {options.latencyBytes, *latencyUs});
   for (const auto& [bytes, us] : samples)
     calibration.points.push_back(
         {probe, bytes, us, fit->alphaUs + static_cast<double>(bytes) / (fit->betaGBps * 1e3)});
@@ -167,6 +180,43 @@ Program localProbe(int ranks, OpType type)
   return program;
 }
 
+std::int64_t lastLevelCacheBytes(std::int64_t fallback)
+{
+  std::int64_t largest = 0;
+  for (int index = 0; index < 8; ++index) {
+    const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index);
+    std::ifstream typeFile(dir + "/type");
+    std::ifstream sizeFile(dir + "/size");
+    std::string type;
+    std::string size;
+    if (!(typeFile >> type) || !(sizeFile >> size))
+      continue;
+    if (type == "Instruction")
+      continue;
+    // "32768K" (the kernel writes K), or a plain or M-suffixed number.
+    const std::optional<std::int64_t> bytes = parseByteSize(size);
+    if (bytes && *bytes > largest)
+      largest = *bytes;
+  }
+  return largest > 0 ? largest : fallback;
+}
+
+CalibrationSweepOptions defaultSweepOptions(std::string_view backend)
+{
+  constexpr std::int64_t kMiB = std::int64_t{1} << 20;
+  CalibrationSweepOptions options;
+  if (backend != "cpu")
+    return options;
+  // Powers of two, so that the sizes divide evenly among the probes' elements.
+  std::int64_t from = 4 * kMiB;
+  while (from < lastLevelCacheBytes() && from < 64 * kMiB)
+    from *= 2;
+  options.minBytes = from;
+  options.maxBytes = 4 * from;
+  options.latencyBytes = 4 << 10;
+  return options;
+}
+
 CalibrationSweepResult runCalibrationSweep(Executor& executor, const Topology& topology,
                                            const CalibrationSweepOptions& options)
 {
@@ -193,7 +243,7 @@ CalibrationSweepResult runCalibrationSweep(Executor& executor, const Topology& t
     // link of the topology it was made for.
     const int hops = std::max(1, probeHops(topology, routes, kind));
     const std::string probe(linkKindName(kind));
-    const auto fit = sweepProbe(executor, alone, probe, options, calibration, result.error);
+    const auto fit = sweepProbe(executor, alone, probe, options, calibration, result.error, true);
     if (!fit)
       return result;
     calibration.links.push_back({kind, fit->alphaUs, fit->betaGBps, hops});

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 
 namespace cs {
 
@@ -32,6 +33,10 @@ struct CalibrationSweepOptions {
   int pairs = 0;      ///< pairs of the CPU host probe at once; 0: half the topology's ranks
   int iterations = 3; ///< timed runs per point; the fastest is the point
   int warmup = 1;
+  /// When positive, a link's α is the fastest run of its probe at this size (one small message,
+  /// whose time is all latency) and only β is fitted on the sizes above. A sweep beyond the
+  /// cache (the CPU executor's) takes milliseconds per point, and α drowns in their noise.
+  std::int64_t latencyBytes = 0;
   /// Called before each probe size with a line for people ("nvlink 1 MiB").
   std::function<void(const std::string&)> progress;
 };
@@ -45,6 +50,19 @@ struct CalibrationSweepResult {
 /// left for the caller (they belong to the surface that records them).
 CalibrationSweepResult runCalibrationSweep(Executor& executor, const Topology& topology,
                                            const CalibrationSweepOptions& options);
+
+/// The sweep of `backend` unless told otherwise. A GPU's: 256 KiB to 16 MiB, α and β fitted
+/// together. The CPU executor's: from the host's last-level cache (a power of two, 4 to 64 MiB)
+/// to four times it, where the buffers of the collectives people simulate lie (a copy of the
+/// smallest already reads and writes twice what the cache holds), with α measured apart at 4 KiB.
+/// Within the cache a copy runs two to three times as fast, and a sweep across both fits neither
+/// (docs/simulator.md §5.1).
+CalibrationSweepOptions defaultSweepOptions(std::string_view backend);
+
+/// The largest data cache of the host's first CPU in bytes, as Linux describes it in sysfs (what
+/// lscpu prints), or `fallback` where it does not say. Not sysconf: in a VM that reports the whole
+/// host's cache, which one guest never gets.
+std::int64_t lastLevelCacheBytes(std::int64_t fallback = std::int64_t{32} << 20);
 
 /// The probe programs, for tests and for people who want to run them by hand.
 Program oneHopProbe(int pairs);

@@ -9,7 +9,7 @@ list(APPEND cs_engine_area_sources
   # What every backend shares: the run plan, host memory, element types and arithmetic, and
   # the host reference (inputs and verification).
   exec/plan/runplan.h exec/plan/runplan.cpp
-  exec/plan/sendcopies.h exec/plan/sendcopies.cpp
+  exec/plan/executorcosts.h exec/plan/executorcosts.cpp
   exec/plan/hostmemory.h
   exec/plan/elementtypes.h
   exec/plan/reference.h exec/plan/reference.cpp

@@ -8,12 +8,12 @@ namespace cs::replay {
 
 DesignedRun simulateDesigned(const Program& program, Topology topology,
                              const Calibration* calibration, std::int64_t bytes,
-                             std::vector<SendCopy> sendCopies)
+                             ExecutorCosts executor)
 {
   DesignedRun designed;
   SimOptions options;
   options.bytes = bytes;
-  options.sendCopies = std::move(sendCopies);
+  options.executor = std::move(executor);
   options.recordUtilisation = false;
   if (calibration) {
     if (const std::optional<std::string> error =

@@ -24,10 +24,10 @@ struct DesignedRun {
 
 /// Simulates `program` on `topology` at `bytes` (a measured trace's Trace::bytes), with
 /// `calibration` applied when given (null: the topology's own figures) and, for a CPU
-/// calibration, the executor's extra copies (SimOptions::sendCopies, from
-/// plan::calibratedSendCopies(), which this layer cannot call itself).
+/// calibration, what the executor does beyond or short of the model (SimOptions::executor, from
+/// plan::calibratedExecutorCosts(), which this layer cannot call itself).
 DesignedRun simulateDesigned(const Program& program, Topology topology,
                              const Calibration* calibration, std::int64_t bytes,
-                             std::vector<SendCopy> sendCopies = {});
+                             ExecutorCosts executor = {});
 
 } // namespace cs::replay

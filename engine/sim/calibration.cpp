@@ -23,7 +23,8 @@ std::string jsonText(const Json& json, int indent = -1)
 
 } // namespace
 
-std::optional<AlphaBeta> fitAlphaBeta(const SweepSamples& samples, std::string& error)
+std::optional<AlphaBeta> fitAlphaBeta(const SweepSamples& samples, std::string& error,
+                                      std::optional<double> heldAlphaUs)
 {
   std::set<std::int64_t> sizes;
   for (const auto& [bytes, us] : samples) {
@@ -34,9 +35,12 @@ std::optional<AlphaBeta> fitAlphaBeta(const SweepSamples& samples, std::string& 
     if (bytes > 0)
       sizes.insert(bytes);
   }
-  if (sizes.size() < 2) {
-    error = "the sweep needs at least two different positive sizes to separate α from β (it has " +
-            std::to_string(sizes.size()) + ")";
+  const std::size_t needed = heldAlphaUs ? 1 : 2;
+  if (sizes.size() < needed) {
+    error = heldAlphaUs ? std::string("the sweep has no positive size to fit β on")
+                        : "the sweep needs at least two different positive sizes to separate α "
+                          "from β (it has " +
+                              std::to_string(sizes.size()) + ")";
     return std::nullopt;
   }
   // Least squares of t = a + b·x weighted by 1/t², i.e. of the relative residuals: a sweep spans
@@ -52,8 +56,10 @@ std::optional<AlphaBeta> fitAlphaBeta(const SweepSamples& samples, std::string& 
     sxx += w * x * x;
     sxy += w * x * us;
   }
-  const double slope = (sw * sxy - sx * sy) / (sw * sxx - sx * sx); // µs per MB
-  const double intercept = (sy - slope * sx) / sw;
+  // With α held, the line goes through (0, α): b = Σw·x·(t − α) / Σw·x².
+  const double slope = heldAlphaUs ? (sxy - *heldAlphaUs * sx) / sxx
+                                   : (sw * sxy - sx * sy) / (sw * sxx - sx * sx); // µs per MB
+  const double intercept = heldAlphaUs ? *heldAlphaUs : (sy - slope * sx) / sw;
   if (!(slope > 0)) {
     error = "the measured time does not grow with the size (fitted slope " + std::to_string(slope) +
             " µs per MB): β cannot be determined";

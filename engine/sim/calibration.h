@@ -33,8 +33,10 @@ using SweepSamples = std::vector<std::pair<std::int64_t, double>>;
 
 /// Fits `samples`. nullopt with `error` set when the sweep cannot determine both figures: fewer
 /// than two distinct positive sizes, a non-positive or non-finite time, or a fit whose time does
-/// not grow with size (β not positive).
-std::optional<AlphaBeta> fitAlphaBeta(const SweepSamples& samples, std::string& error);
+/// not grow with size (β not positive). With `heldAlphaUs`, α is that (measured apart, at a size
+/// where the time is all latency) and only β is fitted; one size is then enough.
+std::optional<AlphaBeta> fitAlphaBeta(const SweepSamples& samples, std::string& error,
+                                      std::optional<double> heldAlphaUs = std::nullopt);
 
 /// One measured point of the sweep, with what the fit says of it.
 struct CalibrationPoint {

@@ -35,6 +35,10 @@ void Engine::advance(int t)
       finishStep(t);
       continue;
     }
+    if (step.type == OpType::Copy && skippedCopy(t, state.position)) {
+      finishStep(t);
+      continue;
+    }
     if (step.type == OpType::Copy || step.type == OpType::Reduce) {
       const double bytes = std::max(0, step.cnt) * sliceBytes(state.slice);
       startLocalWork(t, bytes, step.type == OpType::Reduce ? LocalWork::Reduce : LocalWork::Copy);
@@ -186,23 +190,37 @@ std::vector<double> hostCapacities(const SimIndex& index, const SimOptions& opti
   return capacities;
 }
 
-void Engine::indexSendCopies()
+void Engine::indexExecutorCosts()
 {
-  if (m_options.sendCopies.empty() || m_host.host < 0)
+  const ExecutorCosts& costs = m_options.executor;
+  if (costs.sendCopies.empty() && costs.skippedCopies.empty())
     return;
   std::map<std::pair<int, int>, int> tbOf;
   for (std::size_t t = 0; t < m_index.tbs.size(); ++t)
     tbOf.emplace(std::pair(m_index.tbs[t].rank, m_index.tbs[t].tb->id), static_cast<int>(t));
+  // The index of the threadblock at `site` when it has a step there, else -1.
+  const auto tbAt = [&](int rank, int tb, int step) {
+    const auto found = tbOf.find({rank, tb});
+    if (found == tbOf.end())
+      return -1;
+    const int t = found->second;
+    const auto steps = static_cast<int>(m_index.tbs[static_cast<std::size_t>(t)].tb->steps.size());
+    return step >= 0 && step < steps ? t : -1;
+  };
+  for (const StepSite& site : costs.skippedCopies) {
+    if (const int t = tbAt(site.rank, site.tb, site.step); t >= 0)
+      m_skippedCopies.emplace_back(t, site.step);
+  }
+  std::sort(m_skippedCopies.begin(), m_skippedCopies.end());
+  if (costs.sendCopies.empty() || m_host.host < 0)
+    return;
   m_sendCopies.resize(m_index.tbs.size());
   for (std::size_t t = 0; t < m_index.tbs.size(); ++t)
     m_sendCopies[t].assign(m_index.tbs[t].tb->steps.size(), 0.0);
-  for (const SendCopy& copy : m_options.sendCopies) {
-    const auto found = tbOf.find({copy.rank, copy.tb});
-    if (found == tbOf.end())
-      continue;
-    std::vector<double>& steps = m_sendCopies[static_cast<std::size_t>(found->second)];
-    if (copy.step >= 0 && copy.step < static_cast<int>(steps.size()))
-      steps[static_cast<std::size_t>(copy.step)] = std::max(0.0, copy.passes);
+  for (const SendCopy& copy : costs.sendCopies) {
+    if (const int t = tbAt(copy.rank, copy.tb, copy.step); t >= 0)
+      m_sendCopies[static_cast<std::size_t>(t)][static_cast<std::size_t>(copy.step)] =
+          std::max(0.0, copy.passes);
   }
 }
 

@@ -114,7 +114,7 @@ public:
     for (std::size_t i = 0; i < topology.links.size(); ++i)
       m_usage[i].link = topology.links[i].id;
     buildPaths();
-    indexSendCopies();
+    indexExecutorCosts();
   }
 
   /// Runs to the end (true) or until SimOptions::cancel is set (false).
@@ -263,7 +263,14 @@ private:
   {
     return m_sendCopies.empty() ? 0 : m_sendCopies[t][position];
   }
-  void indexSendCopies();
+  /// Whether the executor skips step `position` of t, a cpy onto itself (ExecutorCosts).
+  bool skippedCopy(int t, int position) const
+  {
+    return std::binary_search(m_skippedCopies.begin(), m_skippedCopies.end(),
+                              std::pair(t, position));
+  }
+  /// m_sendCopies and m_skippedCopies from SimOptions::executor.
+  void indexExecutorCosts();
   void pieceLeft(int piece);
   void startPiece(int t, double bytes, int slots);
   void sampleUtilisation();
@@ -288,7 +295,8 @@ private:
   std::vector<Piece> m_pieces;
   std::vector<int> m_freePieces; ///< consumed pieces, for reuse
   std::vector<int> m_flowPiece;
-  std::vector<std::vector<double>> m_sendCopies; ///< per tb and step: SimOptions::sendCopies
+  std::vector<std::vector<double>> m_sendCopies;    ///< per tb and step: ExecutorCosts::sendCopies
+  std::vector<std::pair<int, int>> m_skippedCopies; ///< (tb, step), sorted: ::skippedCopies
   std::priority_queue<Timer, std::vector<Timer>, std::greater<>> m_timers;
   std::deque<int> m_ready;
   std::vector<TraceEvent> m_events;

@@ -27,7 +27,9 @@
 // - With hostGBps (a CPU calibration), all of that crosses one shared host resource as well: the
 //   executor's rank threads share the host's cores and memory bandwidth. The host counts copy
 //   passes: a transfer is one (the receiver's copy), local work of another speed is scaled to
-//   them, and a send the executor copies first (sendCopies) adds its own.
+//   them, and a send the executor copies first (ExecutorCosts::sendCopies) adds its own.
+// - A cpy the executor skips (ExecutorCosts::skippedCopies: source and destination are the same
+//   memory in an in-place collective) takes no time.
 // docs/simulator.md gives the figures and what is simplified.
 // Start reading at simulateProgram(); the event loop lives in simulator.cpp.
 
@@ -45,7 +47,7 @@
 
 namespace cs {
 
-/// A sending step whose executor copies the message before it sends it (SimOptions::sendCopies).
+/// A sending step whose executor copies the message before it sends it (ExecutorCosts).
 struct SendCopy {
   int rank = 0;
   int tb = 0;   ///< the threadblock's id in the program
@@ -53,6 +55,25 @@ struct SendCopy {
   /// Copy passes over the message it costs: 1 for a send that copies into its connection, ½ for
   /// a forwarding step that writes the received data twice (to its buffer and its connection).
   double passes = 1;
+};
+
+/// A step of a program.
+struct StepSite {
+  int rank = 0;
+  int tb = 0;   ///< the threadblock's id in the program
+  int step = 0; ///< the step's position in the threadblock
+};
+
+/// Where the executor a simulation stands for does more or less than the model, step by step:
+/// the CPU executor's, read from its own plan (engine/exec/plan/executorcosts.h).
+struct ExecutorCosts {
+  /// With SimOptions::hostGBps: the sending steps whose data the executor copies before sending
+  /// it, where it cannot read it in place. Each piece such a step sends first costs its
+  /// threadblock `passes` local copies of the piece.
+  std::vector<SendCopy> sendCopies;
+  /// cpy steps whose source is their destination once the executor has aliased the buffers (an
+  /// in-place collective's own chunk): the executor skips them, so they take no time.
+  std::vector<StepSite> skippedCopies;
 };
 
 struct SimOptions {
@@ -73,10 +94,8 @@ struct SimOptions {
   /// transfer and every local op (cpy, re, fused reduction) also crosses one resource of this
   /// many GB/s, max-min fair shared. Absent: none (GPUs move data independently).
   std::optional<double> hostGBps;
-  /// With hostGBps: the sending steps whose data the executor copies before sending it, where the
-  /// CPU executor cannot read it in place (engine/exec/plan/sendcopies.h). Each piece such a step
-  /// sends first costs its threadblock `passes` local copies of the piece. Empty: none.
-  std::vector<SendCopy> sendCopies;
+  /// What the executor measured does beyond or short of the model. Empty: nothing (GPUs).
+  ExecutorCosts executor;
   /// Messages a connection holds; absent: connectionSlots(program.proto) (model/fifodepth.h).
   std::optional<int> fifoSlots;
   bool recordEvents = true;      ///< false: only totals (faster sweeps)

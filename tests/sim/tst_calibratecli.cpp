@@ -69,8 +69,11 @@ private slots:
     QCOMPARE(read.calibration->pairs, 2);
     QVERIFY(read.calibration->link(LinkKind::NvLink));
     QVERIFY(read.calibration->link(LinkKind::NvLink)->betaGBps > 0);
-    // 4 sizes × 4 probes: the link and the local copy and reduce alone, the busy host.
-    QCOMPARE(read.calibration->points.size(), std::size_t{16});
+    // 4 sizes × 4 probes: the link and the local copy and reduce alone, the busy host; and the
+    // link's latency, measured apart at 4 KiB (the CPU sweep's α).
+    QCOMPARE(read.calibration->points.size(), std::size_t{17});
+    QCOMPARE(read.calibration->points.front().probe, std::string("nvlink"));
+    QCOMPARE(read.calibration->points.front().bytes, std::int64_t{4096});
     QCOMPARE(std::count_if(read.calibration->points.begin(), read.calibration->points.end(),
                            [](const CalibrationPoint& point) { return point.probe == "host"; }),
              4);

@@ -75,6 +75,28 @@ private slots:
     QVERIFY(noisy->maxRelativeResidual < 0.03); // the noise, plus what the fit is off by
   }
 
+  void heldAlphaFitsOnlyBeta()
+  {
+    // A sweep of large sizes cannot see a 12 µs α under its noise; measured apart, α is held and
+    // β still comes out right. A wrong held α shows in the residuals instead of moving β much.
+    std::string error;
+    const SweepSamples large = {{64 << 20, 12 + 64.0 * 1.048576 / 8 * 1e3},
+                                {128 << 20, 12 + 128.0 * 1.048576 / 8 * 1e3}};
+    const std::optional<AlphaBeta> held = fitAlphaBeta(large, error, 12.0);
+    QVERIFY2(held, error.c_str());
+    QCOMPARE(held->alphaUs, 12.0);
+    QVERIFY(std::abs(held->betaGBps - 8) < 1e-9);
+    const std::optional<AlphaBeta> one = fitAlphaBeta({large.front()}, error, 12.0);
+    QVERIFY2(one, error.c_str()); // one size is enough with α known
+    QVERIFY(std::abs(one->betaGBps - 8) < 1e-9);
+    const std::optional<AlphaBeta> off = fitAlphaBeta(large, error, 500.0);
+    QVERIFY2(off, error.c_str());
+    QVERIFY(std::abs(off->betaGBps - 8) < 0.5);
+    QVERIFY(off->maxRelativeResidual > 0.01);
+    QVERIFY(!fitAlphaBeta({}, error, 12.0));
+    QVERIFY(error.find("no positive size") != std::string::npos);
+  }
+
   void degenerateSweepsAreErrors()
   {
     std::string error;
@@ -188,6 +210,24 @@ private slots:
     QCOMPARE(hop.gpus[5].threadblocks[0].recv, 4);
     const Program reduce = localProbe(4, OpType::Reduce);
     QCOMPARE(reduce.gpus[3].threadblocks[0].steps[0].type, OpType::Reduce);
+  }
+
+  void cpuSweepLiesBeyondTheCache()
+  {
+    // A GPU's sweep stays where its latency shows; the CPU executor's starts where a copy no
+    // longer fits the host's last-level cache (capped, so a huge cache cannot ask for gigabytes).
+    const CalibrationSweepOptions gpu = defaultSweepOptions("cuda");
+    QCOMPARE(gpu.minBytes, std::int64_t{256} << 10);
+    QCOMPARE(gpu.maxBytes, std::int64_t{16} << 20);
+    QCOMPARE(gpu.latencyBytes, std::int64_t{0}); // α and β fitted together
+    const CalibrationSweepOptions cpu = defaultSweepOptions("cpu");
+    const std::int64_t cache = lastLevelCacheBytes();
+    QVERIFY(cache > 0);
+    QVERIFY(cpu.minBytes >= std::min(cache, std::int64_t{64} << 20));
+    QVERIFY(cpu.minBytes < 2 * std::max(cache, std::int64_t{4} << 20)); // the first size past it
+    QCOMPARE(cpu.minBytes & (cpu.minBytes - 1), std::int64_t{0});       // a power of two
+    QCOMPARE(cpu.maxBytes, 4 * cpu.minBytes); // three sizes, to see a poor fit in the residuals
+    QVERIFY(cpu.latencyBytes > 0 && cpu.latencyBytes < cpu.minBytes / 1000);
   }
 };
 

@@ -1,6 +1,7 @@
 // The CPU executor's model in the simulator (issue 15): the fused reduction costed at
 // SimOptions::fusedReduceGBps, the shared host of SimOptions::hostGBps counted in copy passes,
-// the executor's copied sends (SimOptions::sendCopies), the calibration fields that set them,
+// the executor's copied sends and skipped copies (SimOptions::executor), the calibration fields
+// that set them,
 // and the one slice definition the simulator and the executors share.
 
 #include "simtestutil.h"
@@ -8,7 +9,7 @@
 #include "catalogue/catalogue.h"
 #include "compile/lower.h"
 #include "exec/executor.h"
-#include "exec/plan/sendcopies.h"
+#include "exec/plan/executorcosts.h"
 #include "model/fifodepth.h"
 #include "model/topologypresets.h"
 #include "sim/calibration.h"
@@ -144,15 +145,15 @@ private slots:
     options.localGBps = 10;
     const double plain = timeOf(program, options); // 100 GB/s, no latency
     QVERIFY(plain > 0);
-    options.sendCopies = {{0, 0, 0, 1.0}};
+    options.executor.sendCopies = {{0, 0, 0, 1.0}};
     QCOMPARE(timeOf(program, options), plain); // without a host model nothing copies
     options.hostGBps = 1000;                   // a host that limits nothing here
     // Each piece is copied, then sent, by the same threadblock: the copies add up in series.
     const double copyUs = static_cast<double>(kBytes) / (10 * 1e3);
     QVERIFY(qFuzzyCompare(timeOf(program, options), plain + copyUs));
-    options.sendCopies.front().passes = 0.5;
+    options.executor.sendCopies.front().passes = 0.5;
     QVERIFY(qFuzzyCompare(timeOf(program, options), plain + copyUs / 2));
-    options.sendCopies.front().rank = 1; // rank 1 sends nothing: no cost
+    options.executor.sendCopies.front().rank = 1; // rank 1 sends nothing: no cost
     QCOMPARE(timeOf(program, options), plain);
   }
 
@@ -162,7 +163,7 @@ private slots:
     // the same threadblock receives into later: the executor copies every s into its connection,
     // and its rrcs, whose result another threadblock overwrites, writes that result twice.
     const Program hd = catalogueProgram("halving-doubling-allreduce", 8);
-    const std::vector<SendCopy> copies = plan::cpuSendCopies(hd, {});
+    const std::vector<SendCopy> copies = plan::cpuExecutorCosts(hd, {}).sendCopies;
     int sends = 0;
     for (const Gpu& gpu : hd.gpus)
       for (const ThreadBlock& tb : gpu.threadblocks)
@@ -181,17 +182,57 @@ private slots:
     // The ring all-reduce forwards in place and reduces straight into its connection (rrs); only
     // its first send copies, as the all-gather half receives into that chunk later.
     const std::vector<SendCopy> ring =
-        plan::cpuSendCopies(catalogueProgram("ring-allreduce", 8), {});
+        plan::cpuExecutorCosts(catalogueProgram("ring-allreduce", 8), {}).sendCopies;
     QCOMPARE(ring.size(), std::size_t{8});
     for (const SendCopy& copy : ring)
       QVERIFY(copy.tb == 0 && copy.step == 0 && copy.passes == 1.0);
     // Only a calibration of the CPU executor's shared host asks for them.
     Calibration cpu;
     cpu.hostGBps = 16;
-    QCOMPARE(plan::calibratedSendCopies(&cpu, hd, kBytes).size(), copies.size());
+    QCOMPARE(plan::calibratedExecutorCosts(&cpu, hd, kBytes).sendCopies.size(), copies.size());
     cpu.hostGBps = 0;
-    QVERIFY(plan::calibratedSendCopies(&cpu, hd, kBytes).empty());
-    QVERIFY(plan::calibratedSendCopies(nullptr, hd, kBytes).empty());
+    QVERIFY(plan::calibratedExecutorCosts(&cpu, hd, kBytes).sendCopies.empty());
+    QVERIFY(plan::calibratedExecutorCosts(nullptr, hd, kBytes).sendCopies.empty());
+  }
+
+  void skippedCopiesTakeNoTime()
+  {
+    // Four ranks copy at once on a shared host; the executor skips rank 2's copy, which then
+    // neither takes time nor a share of the host: the others still take four copies' time at
+    // first, then share the host three ways.
+    SimOptions options = plainOptions();
+    options.localGBps = 10;
+    const Program copies = concurrentCopies(4);
+    const double alone = timeOf(concurrentCopies(1), options);
+    QVERIFY(alone > 0);
+    options.executor.skippedCopies = {{0, 0, 0}};
+    QVERIFY(qFuzzyCompare(timeOf(copies, options), alone)); // the other three still copy
+    options.executor.skippedCopies = {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}, {3, 0, 0}};
+    QCOMPARE(timeOf(copies, options), 0.0);
+    options.hostGBps = 10; // one copy's worth: four copies take four times as long
+    options.executor.skippedCopies.clear();
+    QVERIFY(qFuzzyCompare(timeOf(copies, options), 4 * alone));
+    options.executor.skippedCopies = {{2, 0, 0}, {5, 0, 0}, {1, 0, 7}}; // the last two: no step
+    QVERIFY(qFuzzyCompare(timeOf(copies, options), 3 * alone));
+  }
+
+  void cpuSkippedCopiesAreTheInPlaceOnes()
+  {
+    // The ring all-gather copies each rank's input into its own chunk of the output: in place
+    // (the executor's default call mode) the input is that chunk, and the executor skips the
+    // copy; out of place it copies. Every cpy the plan skips is one the program has.
+    const Program allgather = catalogueProgram("ring-allgather", 8);
+    ExecOptions inPlace;
+    inPlace.mode = CallMode::InPlace;
+    const std::vector<StepSite> skipped = plan::cpuExecutorCosts(allgather, inPlace).skippedCopies;
+    QCOMPARE(skipped.size(), std::size_t{8});
+    for (const StepSite& site : skipped) {
+      const ThreadBlock& tb = allgather.gpus[site.rank].threadblocks[site.tb];
+      QCOMPARE(tb.steps[site.step].type, OpType::Copy);
+    }
+    ExecOptions outOfPlace;
+    outOfPlace.mode = CallMode::OutOfPlace;
+    QVERIFY(plan::cpuExecutorCosts(allgather, outOfPlace).skippedCopies.empty());
   }
 
   void sharedHostLimitsTransfers()

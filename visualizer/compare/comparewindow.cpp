@@ -2,7 +2,7 @@
 
 #include "compare/comparetables.h"
 #include "compare/overlaygantt.h"
-#include "exec/plan/sendcopies.h"
+#include "exec/plan/executorcosts.h"
 #include "replay/designedrun.h"
 #include "session/replaysession.h"
 #include "views/ganttlegend.h"
@@ -103,7 +103,7 @@ QString CompareWindow::chooseCalibration(int index)
   const std::int64_t bytes = measured.bytes > 0 ? measured.bytes : m_first->trace().bytes;
   replay::DesignedRun designed =
       replay::simulateDesigned(program, *m_topology, &offered.calibration, bytes,
-                               plan::calibratedSendCopies(&offered.calibration, program, bytes));
+                               plan::calibratedExecutorCosts(&offered.calibration, program, bytes));
   if (!designed.trace)
     return tr("%1: %2").arg(offered.name, QString::fromStdString(designed.error));
   designed.trace->device = tr("simulated, calibration %1").arg(offered.name).toStdString();
