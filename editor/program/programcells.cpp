@@ -402,7 +402,9 @@ QVariant ProgramModel::headerData(int section, Qt::Orientation orientation, int 
   if (role == Qt::DisplayRole) {
     switch (section) {
     case StepColumn:
-      return tr("s");
+      // The tree's column: ranks hold threadblocks, which hold steps; a lone "s" read as a
+      // buffer name.
+      return tr("rank / tb / step");
     case TypeColumn:
       return tr("type");
     case SourceColumn:
@@ -424,7 +426,8 @@ QVariant ProgramModel::headerData(int section, Qt::Orientation orientation, int 
   if (role == Qt::ToolTipRole) {
     switch (section) {
     case StepColumn:
-      return tr("Position in the threadblock: the order the runtime executes");
+      return tr("Ranks, their threadblocks, and each step's position in its threadblock: the "
+                "order the runtime executes it");
     case TypeColumn:
       return tr("Instruction type (s, r, rcs, rrs, rrc, rrcs, cpy, re, nop)");
     case SourceColumn:
