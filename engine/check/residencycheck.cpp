@@ -2,6 +2,8 @@
 
 #include "staticcheckutil_p.h"
 
+#include "model/residencytext.h"
+
 namespace cs::passes {
 
 // limit.residency: the runtime launches all threadblocks of a rank as one kernel and they
@@ -41,33 +43,14 @@ std::string otherRanks(int ranksOver)
              " too many as well)");
 }
 
-/// "an H100 SXM", "a V100".
-std::string withArticle(const GpuModel& model)
-{
-  const char first = model.title.front();
-  return cat(first == 'V' || first == 'B' ? "a " : "an ", model.title);
-}
-
-std::string residencyFigure(const GpuModel& model, DialectId id)
-{
-  const RuntimeBlock& block = runtimeBlock(id);
-  return cat(residentThreadblocks(model, id), " of ", dialect(id).title, "'s blocks resident (",
-             model.computeUnits, " ", model.unitName(), "s x ", block.blocksPerUnit, ": ",
-             block.why, ")");
-}
-
 void reportOverLimit(const Widest& widest, const GpuModel& model, bool chosen, DialectId id,
                      Reporter& report)
 {
   const int limit = residentThreadblocks(model, id);
   report.error("limit.residency", gpuLocation(*widest.gpu), [&] {
-    const std::string which =
-        chosen ? withArticle(model)
-               : cat("no GPU was chosen, and even ", withArticle(model),
-                     ", the known GPU of this vendor with the most ", model.unitName(), "s,");
     return cat("rank ", widest.gpu->id, " has ", widest.tbs, " threadblocks",
-               otherRanks(widest.ranksOver), "; ", which, " keeps at most ",
-               residencyFigure(model, id),
+               otherRanks(widest.ranksOver), "; ", residencySubject(model, chosen),
+               " keeps at most ", residencyFigure(model, id),
                ": the runtime would hang waiting for blocks that never start; at most ", limit,
                " threadblocks per rank fit: use fewer channels or instances, give one threadblock "
                "both a send and a receive peer, or choose an algorithm with fewer peers per "

@@ -34,6 +34,7 @@ private slots:
   void writesDesignDocument();
   void refusalNamesTheLimit();
   void refusalOffersOnlyDialectsThatFitTheGpu();
+  void refusesBeforeLoweringWhatNoGpuKeepsResident();
   void designDocumentOnATopology();
   void galleryExamplesCoverTheCatalogue();
 
@@ -134,6 +135,39 @@ void Test_generatecommand::refusalOffersOnlyDialectsThatFitTheGpu()
   QCOMPARE(narrow.exitCode, 1);
   QVERIFY2(narrow.err.contains("(it fits --dialect classic or executor)"), qPrintable(narrow.err));
   QVERIFY(!QFile::exists(file));
+}
+
+void Test_generatecommand::refusesBeforeLoweringWhatNoGpuKeepsResident()
+{
+  // 159 peers each way: a B200, the NVIDIA GPU that keeps most of the executor's blocks, keeps
+  // 148. No lowering can fit, so generate says so before lowering: the message is the design's
+  // ("however the design is lowered"), not the check's of a lowered program, which would name a
+  // rank's threadblocks and add the skipped semantic checks.
+  const QString file = m_dir.filePath("a2a160.xml");
+  const Run run = cstudio({"generate", "direct-alltoall", "--ranks", "160", "-o", file});
+  QCOMPARE(run.exitCode, 1);
+  QVERIFY2(run.err.contains("a rank needs at least 159 threadblocks however the design is lowered"),
+           qPrintable(run.err));
+  QVERIFY2(run.err.contains("even a B200") && run.err.contains("keeps at most 148"),
+           qPrintable(run.err));
+  QVERIFY2(run.err.contains("[limit.residency]"), qPrintable(run.err));
+  QVERIFY2(!run.err.contains("threadblocks (") && !run.err.contains("check."), qPrintable(run.err));
+  QVERIFY2(run.err.contains("direct-alltoall-160 does not fit the GPU for executor"),
+           qPrintable(run.err));
+  QVERIFY2(run.err.contains("all-to-all algorithms for 160 ranks: two-step-alltoall"),
+           qPrintable(run.err));
+  QVERIFY(!QFile::exists(file));
+  // Two instances halve what each may use: 75 peers fit 148 but not 74 per instance.
+  const Run halved =
+      cstudio({"generate", "direct-alltoall", "--ranks", "76", "--instances", "2", "-o", file});
+  QCOMPARE(halved.exitCode, 1);
+  QVERIFY2(halved.err.contains("at least 75 threadblocks") &&
+               halved.err.contains("74 for each of 2 instances"),
+           qPrintable(halved.err));
+  // Within the GPU it is lowered, checked and written as before.
+  const Run fits = cstudio({"generate", "direct-alltoall", "--ranks", "76", "-o", file});
+  QVERIFY2(fits.exitCode == 0, qPrintable(fits.err));
+  QVERIFY(QFile::exists(file));
 }
 
 void Test_generatecommand::writesValidXml()
