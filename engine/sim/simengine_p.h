@@ -48,7 +48,7 @@ struct TbState {
   int piece = 0;             ///< pieces of the current step moved
   int stepPieces = -1;       ///< pieces the current step moves in this slice; -1: not yet known
   bool pieceReduced = false; ///< the front received piece went through the fused reduction
-  bool pieceCopied = false;  ///< the piece to send was copied first (SimOptions::sendCopies)
+  bool pieceCopied = false;  ///< the piece to send was copied first (ExecutorCosts::sendCopies)
   bool dependencyMet = false;
   bool busy = false; ///< a piece of its is leaving, or its local op runs
   bool done = false;
