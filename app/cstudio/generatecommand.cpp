@@ -69,10 +69,10 @@ void explain(const AlgorithmInfo& info, const GeneratorOptions& generator)
 }
 
 /// " (it fits --dialect executor)" naming the other dialects the schedule lowers for, or "".
-std::string fittingDialects(const Schedule& schedule, const LowerOptions& refused)
+/// `needed`: threadblocksNeeded(schedule).
+std::string fittingDialects(const Schedule& schedule, const LowerOptions& refused, int needed)
 {
   std::string fitting;
-  const int needed = threadblocksNeeded(schedule);
   for (const DialectId id : allDialects()) {
     LowerOptions other = refused;
     other.dialect = id;
@@ -164,8 +164,8 @@ int checkAndWrite(const GenerateOptions& options, const AlgorithmInfo& algorithm
 /// own limit of threadblocks per rank is the tighter one (the lowering names that,
 /// lower.threadblocks, with what would fit). Lowering and checking
 /// a 1,024-rank direct all-to-all only to learn this took 19 s; this takes a pass over the
-/// transfers.
-std::optional<Diagnostic> beyondResidency(const Schedule& schedule, const LowerOptions& lower)
+/// transfers (threadblocksNeeded(), given as `needed`).
+std::optional<Diagnostic> beyondResidency(int needed, const LowerOptions& lower)
 {
   const bool chosen = lower.gpu.has_value();
   const GpuModel& model =
@@ -173,7 +173,6 @@ std::optional<Diagnostic> beyondResidency(const Schedule& schedule, const LowerO
   const int instances = std::max(1, lower.instances);
   const int resident = residentThreadblocks(model, lower.dialect) / instances;
   const int runtimeLimit = dialect(lower.dialect).maxThreadblocksPerRank / instances;
-  const int needed = threadblocksNeeded(schedule);
   if (needed <= resident || runtimeLimit < resident)
     return std::nullopt;
   Diagnostic refused;
@@ -187,8 +186,7 @@ std::optional<Diagnostic> beyondResidency(const Schedule& schedule, const LowerO
       (instances > 1 ? ", " + std::to_string(resident) + " for each of " +
                            std::to_string(instances) + " instances"
                      : std::string()) +
-      ": the runtime would hang waiting for blocks that never start; choose an algorithm with "
-      "fewer peers per rank";
+      std::string(kResidencyHang) + "; " + std::string(kFewerPeers);
   return refused;
 }
 
@@ -196,13 +194,13 @@ std::optional<Diagnostic> beyondResidency(const Schedule& schedule, const LowerO
 /// dialects that fit and the catalogue's alternatives.
 int writeLowered(const GenerateOptions& options, const AlgorithmInfo& algorithm,
                  const GeneratorOptions& generator, const Schedule& schedule,
-                 const LowerResult& lowered)
+                 const LowerOptions& lower, const LowerResult& lowered)
 {
-  const LowerOptions lower = lowerOptions(options);
   if (!lowered.program || hasErrors(lowered.diagnostics)) {
     printDiagnostics(std::cerr, options.algorithm, lowered.diagnostics);
     std::cerr << "cstudio generate: " << schedule.name << " could not be lowered for "
-              << options.dialect << "; nothing written" << fittingDialects(schedule, lower) << '\n'
+              << options.dialect << "; nothing written"
+              << fittingDialects(schedule, lower, threadblocksNeeded(schedule)) << '\n'
               << alternatives(algorithm, generator);
     return Problems;
   }
@@ -286,15 +284,16 @@ int runGenerate(const GenerateOptions& options)
   // Generators are tested correct; checking again guards the output. For MSCCL XML the
   // lowering runs beside the check, on the second core; its result waits for the verdict. A
   // design no lowering fits on the GPU is not lowered at all.
-  const std::optional<Diagnostic> unfit =
-      json ? std::nullopt : beyondResidency(schedule, lowerOptions(options));
+  const LowerOptions lower = lowerOptions(options);
+  const int needed = json ? 0 : threadblocksNeeded(schedule);
+  const std::optional<Diagnostic> unfit = json ? std::nullopt : beyondResidency(needed, lower);
   const bool lowering = !json && options.topology.empty() && !unfit;
   std::optional<LowerResult> lowered;
   ScheduleCheckResult checked;
   {
     std::jthread lowerer;
     if (lowering)
-      lowerer = std::jthread([&] { lowered = lowerSchedule(schedule, lowerOptions(options)); });
+      lowerer = std::jthread([&] { lowered = lowerSchedule(schedule, lower); });
     checked = checkSchedule(schedule);
   }
   if (checked.hasErrors()) {
@@ -312,12 +311,12 @@ int runGenerate(const GenerateOptions& options)
   if (unfit) {
     printDiagnostics(std::cerr, options.algorithm, {*unfit});
     std::cerr << "cstudio generate: " << schedule.name << " does not fit the GPU for "
-              << options.dialect << "; nothing written"
-              << fittingDialects(schedule, lowerOptions(options)) << '\n'
+              << options.dialect << "; nothing written" << fittingDialects(schedule, lower, needed)
+              << '\n'
               << alternatives(*info, generator);
     return Problems;
   }
-  return writeLowered(options, *info, generator, schedule, *lowered);
+  return writeLowered(options, *info, generator, schedule, lower, *lowered);
 }
 
 } // namespace

@@ -50,11 +50,10 @@ void reportOverLimit(const Widest& widest, const GpuModel& model, bool chosen, D
   report.error("limit.residency", gpuLocation(*widest.gpu), [&] {
     return cat("rank ", widest.gpu->id, " has ", widest.tbs, " threadblocks",
                otherRanks(widest.ranksOver), "; ", residencySubject(model, chosen),
-               " keeps at most ", residencyFigure(model, id),
-               ": the runtime would hang waiting for blocks that never start; at most ", limit,
+               " keeps at most ", residencyFigure(model, id), kResidencyHang, "; at most ", limit,
                " threadblocks per rank fit: use fewer channels or instances, give one threadblock "
-               "both a send and a receive peer, or choose an algorithm with fewer peers per "
-               "rank");
+               "both a send and a receive peer, or ",
+               kFewerPeers);
   });
 }
 

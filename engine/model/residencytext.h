@@ -8,6 +8,7 @@
 #include "gpumodel.h"
 
 #include <string>
+#include <string_view>
 
 namespace cs {
 
@@ -21,5 +22,11 @@ std::string residencyFigure(const GpuModel& model, DialectId dialect);
 /// chosen and the check assumed the vendor's most permissive one, "no GPU was chosen, and even a
 /// B200, the known GPU of this vendor with the most SMs,".
 std::string residencySubject(const GpuModel& model, bool chosen);
+
+/// What follows the figure in both messages: why it matters …
+inline constexpr std::string_view kResidencyHang =
+    ": the runtime would hang waiting for blocks that never start";
+/// … and the remedy both end with.
+inline constexpr std::string_view kFewerPeers = "choose an algorithm with fewer peers per rank";
 
 } // namespace cs

@@ -195,13 +195,10 @@ void Engine::indexExecutorCosts()
   const ExecutorCosts& costs = m_options.executor;
   if (costs.sendCopies.empty() && costs.skippedCopies.empty())
     return;
-  std::map<std::pair<int, int>, int> tbOf;
-  for (std::size_t t = 0; t < m_index.tbs.size(); ++t)
-    tbOf.emplace(std::pair(m_index.tbs[t].rank, m_index.tbs[t].tb->id), static_cast<int>(t));
   // The index of the threadblock at `site` when it has a step there, else -1.
   const auto tbAt = [&](int rank, int tb, int step) {
-    const auto found = tbOf.find({rank, tb});
-    if (found == tbOf.end())
+    const auto found = m_index.tbOf.find({rank, tb});
+    if (found == m_index.tbOf.end())
       return -1;
     const int t = found->second;
     const auto steps = static_cast<int>(m_index.tbs[static_cast<std::size_t>(t)].tb->steps.size());

@@ -145,7 +145,7 @@ public:
       info.firstStep = static_cast<int>(m_index.steps.size());
       info.stepCount = static_cast<int>(info.tb->steps.size());
       for (const Step& step : info.tb->steps) {
-        const int target = step.depid >= 0 ? m_globalTb.at({info.rank, step.depid}) : -1;
+        const int target = step.depid >= 0 ? m_index.tbOf.at({info.rank, step.depid}) : -1;
         m_index.steps.push_back({step.cnt, step.deps, target, step.type, step.hasdep});
       }
     }
@@ -157,7 +157,7 @@ private:
 
   void addThreadblock(int rank, const ThreadBlock& tb)
   {
-    m_globalTb[{rank, tb.id}] = static_cast<int>(m_index.tbs.size());
+    m_index.tbOf[{rank, tb.id}] = static_cast<int>(m_index.tbs.size());
     TbInfo info;
     info.rank = rank;
     info.tb = &tb;
@@ -202,7 +202,6 @@ private:
   SimIndex& m_index;
   Diagnostics& m_diagnostics;
   bool m_ok = true;
-  std::map<std::pair<int, int>, int> m_globalTb;
   std::map<Key, int> m_connectionIds;
   std::map<Key, const ThreadBlock*> m_senders;
   std::map<Key, const ThreadBlock*> m_receivers;

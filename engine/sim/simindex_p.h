@@ -11,6 +11,7 @@
 #include "model/topology.h"
 #include "protocolmodel.h"
 
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -51,7 +52,8 @@ struct ConnectionInfo {
 
 struct SimIndex {
   std::vector<TbInfo> tbs;
-  std::vector<SimStep> steps; ///< every threadblock's steps, in tbs order
+  std::map<std::pair<int, int>, int> tbOf; ///< (rank, threadblock id) → index into tbs
+  std::vector<SimStep> steps;              ///< every threadblock's steps, in tbs order
   std::vector<ConnectionInfo> connections;
   std::vector<double> capacities; ///< bytes/µs per resource: 2 per link (a→b, b→a)
   int maxSteps = 0;               ///< longest threadblock, for flag keys
