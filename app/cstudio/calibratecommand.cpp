@@ -98,6 +98,9 @@ void printFit(const Calibration& calibration)
                   calibration.hostGBps, calibration.fusedReduceGBps,
                   calibration.fusedReduceGBps > 0 ? "" : " (free: reduce is not slower than copy)");
     std::cout << line;
+    if (calibration.hostCacheBytes > 0)
+      std::cout << "last-level cache: " << formatByteSize(calibration.hostCacheBytes)
+                << " (copied sends whose slots fit it cost no extra pass)\n";
   }
   std::cout << "\nresiduals (measured - fitted)\n";
   std::snprintf(line, sizeof line, "  %-8s  %12s  %12s  %12s  %10s  %7s\n", "probe", "bytes",
@@ -192,7 +195,9 @@ Runner addCalibrateCommand(CLI::App& app)
       ->type_name("NAME");
   command->add_option("--library", options->library, "Library file for --save")->type_name("PATH");
   command->add_flag("--json", options->json, "Print the calibration JSON instead of the table");
-  command->footer("Exit status: 0 fitted, 1 a probe failed or the sweep cannot be fitted, 2 bad "
+  command->footer("Memory: the CPU host probe holds about three buffers of MAX for each rank of "
+                  "its pairs at once (3 GB for 4 pairs at 128M); --pairs or --sizes lower it.\n"
+                  "Exit status: 0 fitted, 1 a probe failed or the sweep cannot be fitted, 2 bad "
                   "arguments or an unwritable output.");
   return [options] { return runCalibrate(*options); };
 }

@@ -106,8 +106,10 @@ void printResult(const SimResult& result, const Topology& topology, int top)
   }
 }
 
+/// `calibration`: the one --calibration applied to `sim`, or null.
 int runSweep(const Program& program, const Topology& topology, SimOptions sim,
-             const SimulateOptions& options, std::int64_t from, std::int64_t to)
+             const Calibration* calibration, const SimulateOptions& options, std::int64_t from,
+             std::int64_t to)
 {
   nlohmann::json rows = nlohmann::json::array();
   if (!options.json)
@@ -118,6 +120,7 @@ int runSweep(const Program& program, const Topology& topology, SimOptions sim,
   int exitCode = Ok;
   for (std::int64_t size = from; size <= to; size *= 2) {
     sim.bytes = size;
+    sim.executor = plan::calibratedExecutorCosts(calibration, program, size);
     const SimResult result = simulateProgram(program, topology, sim);
     if (!result.ok) {
       printDiagnostics(std::cerr, options.file, result.diagnostics);
@@ -184,7 +187,7 @@ std::optional<SimOptions> simulationOptions(const SimulateOptions& options, cons
 }
 
 int runSweepOption(const SimulateOptions& options, const Program& program, const Topology& topology,
-                   const SimOptions& sim)
+                   const SimOptions& sim, const Calibration* calibration)
 {
   const std::size_t colon = options.sweep.find(':');
   const auto from = parseByteSize(options.sweep.substr(0, colon));
@@ -194,7 +197,7 @@ int runSweepOption(const SimulateOptions& options, const Program& program, const
     std::cerr << "cstudio simulate: --sweep expects MIN:MAX sizes such as 1K:1G\n";
     return UsageError;
   }
-  return runSweep(program, topology, sim, options, *from, *to);
+  return runSweep(program, topology, sim, calibration, options, *from, *to);
 }
 
 /// Prints one simulation (text or JSON) and writes its trace when asked.
@@ -236,22 +239,24 @@ int reportSimulation(const SimulateOptions& options, const Program& program,
   return result.ok ? Ok : Problems;
 }
 
-/// Applies --calibration to the topology and options; false after printing why not.
-bool applyCalibrationOption(const SimulateOptions& options, Topology& topology, SimOptions& sim,
-                            const Program& program)
+/// Loads --calibration and applies it to the topology and options; absent after printing why
+/// not. The executor's costs are left for each size (plan::calibratedExecutorCosts): whether its
+/// copied sends' slots fit the host's cache depends on it.
+std::optional<Calibration> applyCalibrationOption(const SimulateOptions& options,
+                                                  Topology& topology, SimOptions& sim,
+                                                  const Program& program)
 {
-  const std::optional<Calibration> calibration =
+  std::optional<Calibration> calibration =
       loadCalibration(options.calibration, options.library, "cstudio simulate");
   if (!calibration)
-    return false;
+    return std::nullopt;
   if (const std::optional<std::string> error =
           applyCalibration(*calibration, topology, sim, program.proto)) {
     std::cerr << "cstudio simulate: --calibration " << options.calibration << ": " << *error
               << '\n';
-    return false;
+    return std::nullopt;
   }
-  sim.executor = plan::calibratedExecutorCosts(&*calibration, program, sim.bytes);
-  return true;
+  return calibration;
 }
 
 int runSimulate(const SimulateOptions& options)
@@ -272,11 +277,17 @@ int runSimulate(const SimulateOptions& options)
     return UsageError;
   const Program& program = *input.program;
   std::optional<SimOptions> sim = simulationOptions(options, program);
-  if (!sim ||
-      (!options.calibration.empty() && !applyCalibrationOption(options, *topology, *sim, program)))
+  if (!sim)
     return UsageError;
+  std::optional<Calibration> calibration;
+  if (!options.calibration.empty()) {
+    calibration = applyCalibrationOption(options, *topology, *sim, program);
+    if (!calibration)
+      return UsageError;
+  }
+  const Calibration* applied = calibration ? &*calibration : nullptr;
   if (!options.sweep.empty())
-    return runSweepOption(options, program, *topology, *sim);
+    return runSweepOption(options, program, *topology, *sim, applied);
   const std::optional<std::int64_t> bytes = parseByteSize(options.bytes);
   if (!bytes) {
     std::cerr << "cstudio simulate: --bytes " << options.bytes
@@ -284,6 +295,7 @@ int runSimulate(const SimulateOptions& options)
     return UsageError;
   }
   sim->bytes = *bytes;
+  sim->executor = plan::calibratedExecutorCosts(applied, program, sim->bytes);
   sim->recordEvents = !options.traceFile.empty();
   sim->recordUtilisation = !options.traceFile.empty();
   const SimResult result = simulateProgram(program, *topology, *sim);

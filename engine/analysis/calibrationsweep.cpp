@@ -188,11 +188,11 @@ Program localProbe(int ranks, OpType type)
   return program;
 }
 
-std::int64_t lastLevelCacheBytes(std::int64_t fallback)
+std::int64_t lastLevelCacheBytes(std::int64_t fallback, std::string_view cacheDir)
 {
   std::int64_t largest = 0;
   for (int index = 0; index < 8; ++index) {
-    const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index);
+    const std::string dir = std::string(cacheDir) + "/index" + std::to_string(index);
     std::ifstream typeFile(dir + "/type");
     std::ifstream sizeFile(dir + "/size");
     std::string type;
@@ -211,17 +211,23 @@ std::int64_t lastLevelCacheBytes(std::int64_t fallback)
 
 CalibrationSweepOptions defaultSweepOptions(std::string_view backend)
 {
+  return defaultSweepOptions(backend, backend == "cpu" ? lastLevelCacheBytes() : 0);
+}
+
+CalibrationSweepOptions defaultSweepOptions(std::string_view backend, std::int64_t cacheBytes)
+{
   constexpr std::int64_t kMiB = std::int64_t{1} << 20;
   CalibrationSweepOptions options;
   if (backend != "cpu")
     return options;
   // Powers of two, so that the sizes divide evenly among the probes' elements.
   std::int64_t from = 4 * kMiB;
-  while (from < lastLevelCacheBytes() && from < 64 * kMiB)
+  while (from < cacheBytes && from < 64 * kMiB)
     from *= 2;
   options.minBytes = from;
   options.maxBytes = 4 * from;
   options.latencyBytes = 4 << 10;
+  options.hostCacheBytes = cacheBytes;
   return options;
 }
 
@@ -275,6 +281,7 @@ CalibrationSweepResult runCalibrationSweep(Executor& executor, const Topology& t
     if (!busy)
       return result;
     describeSharedHost(calibration, *busy);
+    calibration.hostCacheBytes = options.hostCacheBytes;
   }
   result.calibration = std::move(calibration);
   return result;

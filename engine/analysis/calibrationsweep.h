@@ -37,6 +37,9 @@ struct CalibrationSweepOptions {
   /// whose time is all latency) and only β is fitted on the sizes above. A sweep beyond the
   /// cache (the CPU executor's) takes milliseconds per point, and α drowns in their noise.
   std::int64_t latencyBytes = 0;
+  /// The host's last-level cache, recorded with the shared host (Calibration::hostCacheBytes);
+  /// 0: not known.
+  std::int64_t hostCacheBytes = 0;
   /// Called before each probe size with a line for people ("nvlink 1 MiB").
   std::function<void(const std::string&)> progress;
 };
@@ -58,11 +61,16 @@ CalibrationSweepResult runCalibrationSweep(Executor& executor, const Topology& t
 /// Within the cache a copy runs two to three times as fast, and a sweep across both fits neither
 /// (docs/simulator.md §5.1).
 CalibrationSweepOptions defaultSweepOptions(std::string_view backend);
+/// The same for a host whose last-level cache holds `cacheBytes` (the CPU sweep's only input).
+CalibrationSweepOptions defaultSweepOptions(std::string_view backend, std::int64_t cacheBytes);
 
 /// The largest data cache of the host's first CPU in bytes, as Linux describes it in sysfs (what
 /// lscpu prints), or `fallback` where it does not say. Not sysconf: in a VM that reports the whole
-/// host's cache, which one guest never gets.
-std::int64_t lastLevelCacheBytes(std::int64_t fallback = std::int64_t{32} << 20);
+/// host's cache, which one guest never gets. `cacheDir` is the folder holding index0, index1, …
+/// (another one in tests).
+inline constexpr std::string_view kCpu0CacheDir = "/sys/devices/system/cpu/cpu0/cache";
+std::int64_t lastLevelCacheBytes(std::int64_t fallback = std::int64_t{32} << 20,
+                                 std::string_view cacheDir = kCpu0CacheDir);
 
 /// The probe programs, for tests and for people who want to run them by hand.
 Program oneHopProbe(int pairs);

@@ -112,6 +112,7 @@ std::string writeCalibrationJson(const Calibration& calibration)
                          {"reduce_GBps", calibration.reduceGBps},
                          {"host_GBps", calibration.hostGBps},
                          {"fused_reduce_GBps", calibration.fusedReduceGBps},
+                         {"host_cache_bytes", calibration.hostCacheBytes},
                          {"points", points}};
   return jsonText(document, 2) + "\n";
 }
@@ -241,6 +242,8 @@ CalibrationReadResult readCalibrationJson(std::string_view text)
   calibration.reduceGBps = fields.number("reduce_GBps", false, false);
   calibration.hostGBps = fields.number("host_GBps", false, false);
   calibration.fusedReduceGBps = fields.number("fused_reduce_GBps", false, false);
+  calibration.hostCacheBytes =
+      static_cast<std::int64_t>(fields.number("host_cache_bytes", false, false));
   const Json* links = fields.get("links", true);
   if (links && !links->is_array() && error.empty())
     error = "$.links must be an array";

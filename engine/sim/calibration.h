@@ -74,6 +74,10 @@ struct Calibration {
   /// fused step makes a reduce pass where a plain receive makes a copy pass, and the transfer
   /// already costs the copy, so what the reduction adds per byte is 1/reduce − 1/copy.
   double fusedReduceGBps = 0;
+  /// The host's last-level cache (with hostGBps): whether the slots of the executor's copied
+  /// sends stay in it, read back by the receiver from the cache rather than memory
+  /// (plan::calibratedExecutorCosts). 0: not known, every copied send costs a pass.
+  std::int64_t hostCacheBytes = 0;
   std::vector<CalibrationPoint> points;
 
   const LinkCalibration* link(LinkKind kind) const;

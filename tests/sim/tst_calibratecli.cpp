@@ -11,6 +11,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -79,6 +80,9 @@ private slots:
              4);
     QVERIFY(read.calibration->hostGBps > 0);
     QVERIFY(run.out.contains("host probe: 2 pairs at once"));
+    // The cache the copied sends' slots are judged against (sysfs, or 32 MiB where it is silent).
+    QVERIFY(read.calibration->hostCacheBytes >= std::int64_t{1} << 20);
+    QVERIFY2(run.out.contains("last-level cache: "), qPrintable(run.out));
     const Run listed = cs::test::cstudio({"library", "calibrations", "--library", m_library});
     QCOMPARE(listed.exitCode, 0);
     QVERIFY2(listed.out.contains("lab  cpu for ring-4"), qPrintable(listed.out));
@@ -106,6 +110,55 @@ private slots:
     // By name from the library, as stored by the previous test.
     QVERIFY(simulatedUs(simulate + QStringList{"--calibration", "lab", "--library", m_library}) >
             0);
+  }
+
+  void hostCacheIsJudgedAtTheSimulatedSize()
+  {
+    // Halving-doubling copies its sends into 24 connections: at 1 MiB their slots fit a 32 MiB
+    // cache and cost nothing more, at 64 MiB (224 MiB of slots) they do not. The same
+    // calibration with no cache recorded charges every copy at both sizes.
+    const QString hd = m_dir.filePath("hd8.xml");
+    QCOMPARE(cs::test::cstudio({"generate", "halving-doubling-allreduce", "--ranks", "8", "-o", hd})
+                 .exitCode,
+             0);
+    Calibration calibration;
+    calibration.backend = "cpu";
+    calibration.links = {{LinkKind::NvLink, 5, 10, 1}};
+    calibration.hostGBps = 15;
+    const QString uncached = m_dir.filePath("uncached.json");
+    QVERIFY(cs::test::writeFile(uncached,
+                                QByteArray::fromStdString(writeCalibrationJson(calibration))));
+    calibration.hostCacheBytes = std::int64_t{32} << 20;
+    const QString cached = m_dir.filePath("cached.json");
+    QVERIFY(
+        cs::test::writeFile(cached, QByteArray::fromStdString(writeCalibrationJson(calibration))));
+    const auto timeAt = [&](const char* bytes, const QString& file) {
+      return simulatedUs(
+          {"simulate", hd, "-t", "fully-connected-8", "-b", bytes, "--calibration", file});
+    };
+    const double small = timeAt("1M", uncached);
+    QVERIFY(small > 0);
+    QVERIFY2(timeAt("1M", cached) < 0.95 * small, "at 1 MiB the slots fit the cache");
+    const double large = timeAt("64M", uncached);
+    QVERIFY(large > 0);
+    QCOMPARE(timeAt("64M", cached), large);
+    // A sweep judges every size on its own.
+    const auto sweep = [&](const QString& file) {
+      const Run run = cs::test::cstudio({"simulate", hd, "-t", "fully-connected-8", "--sweep",
+                                         "1M:64M", "--calibration", file, "--json"});
+      const nlohmann::json rows = nlohmann::json::parse(run.out.toStdString(), nullptr, false)
+                                      .value("sweep", nlohmann::json());
+      std::vector<double> times;
+      for (const nlohmann::json& row : rows)
+        times.push_back(row.value("time_us", -1.0));
+      return times;
+    };
+    const std::vector<double> withCache = sweep(cached);
+    const std::vector<double> without = sweep(uncached);
+    QCOMPARE(withCache.size(), std::size_t{7});
+    QCOMPARE(without.size(), withCache.size());
+    QVERIFY(withCache.front() < 0.95 * without.front());
+    QCOMPARE(withCache.back(), without.back());
   }
 
   void badCalibrationsExitTwo_data()

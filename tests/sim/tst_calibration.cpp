@@ -8,8 +8,14 @@
 #include "model/topologypresets.h"
 #include "sim/calibration.h"
 
+#include <QDir>
+#include <QFile>
 #include <QRandomGenerator>
+#include <QTemporaryDir>
 #include <QTest>
+
+#include <cmath>
+#include <string>
 
 using namespace cs;
 using namespace cs::test;
@@ -50,6 +56,48 @@ double ringTime(const Calibration& calibration, std::int64_t bytes)
     return -1;
   const SimResult result = simulateProgram(program, topology, options);
   return result.ok ? result.timeUs : -1;
+}
+
+/// A backend whose every probe takes exactly α + bytes/β, except the latency size, which takes
+/// `latencyUs` (a run a loaded machine delayed, or not).
+class LinearBackend : public Executor
+{
+public:
+  LinearBackend(std::string name, double latencyUs)
+      : m_name(std::move(name)), m_latencyUs(latencyUs)
+  {
+  }
+  static constexpr double kAlphaUs = 5;
+  static constexpr double kBetaGBps = 20;
+  static constexpr std::int64_t kLatencyBytes = 4 << 10;
+
+  std::string_view name() const override { return m_name; }
+  ExecResult run(const Program& /*program*/, const ExecOptions& options) override
+  {
+    ExecResult result;
+    result.status = ExecStatus::NotVerified;
+    const double us = options.bytes == kLatencyBytes
+                          ? m_latencyUs
+                          : kAlphaUs + static_cast<double>(options.bytes) / (kBetaGBps * 1e3);
+    result.iterationUs.assign(static_cast<std::size_t>(options.iterations), us);
+    return result;
+  }
+
+private:
+  std::string m_name;
+  double m_latencyUs;
+};
+
+CalibrationSweepOptions linearSweep()
+{
+  CalibrationSweepOptions options;
+  options.minBytes = std::int64_t{8} << 20;
+  options.maxBytes = std::int64_t{32} << 20;
+  options.latencyBytes = LinearBackend::kLatencyBytes;
+  options.iterations = 1;
+  options.warmup = 0;
+  options.hostCacheBytes = std::int64_t{24} << 20;
+  return options;
 }
 
 } // namespace
@@ -214,20 +262,89 @@ private slots:
 
   void cpuSweepLiesBeyondTheCache()
   {
-    // A GPU's sweep stays where its latency shows; the CPU executor's starts where a copy no
-    // longer fits the host's last-level cache (capped, so a huge cache cannot ask for gigabytes).
+    // A GPU's sweep stays where its latency shows; the CPU executor's starts at the first power of
+    // two that no longer fits the host's last-level cache, capped so that a huge cache cannot ask
+    // for gigabytes.
     const CalibrationSweepOptions gpu = defaultSweepOptions("cuda");
     QCOMPARE(gpu.minBytes, std::int64_t{256} << 10);
     QCOMPARE(gpu.maxBytes, std::int64_t{16} << 20);
     QCOMPARE(gpu.latencyBytes, std::int64_t{0}); // α and β fitted together
-    const CalibrationSweepOptions cpu = defaultSweepOptions("cpu");
-    const std::int64_t cache = lastLevelCacheBytes();
-    QVERIFY(cache > 0);
-    QVERIFY(cpu.minBytes >= std::min(cache, std::int64_t{64} << 20));
-    QVERIFY(cpu.minBytes < 2 * std::max(cache, std::int64_t{4} << 20)); // the first size past it
-    QCOMPARE(cpu.minBytes & (cpu.minBytes - 1), std::int64_t{0});       // a power of two
-    QCOMPARE(cpu.maxBytes, 4 * cpu.minBytes); // three sizes, to see a poor fit in the residuals
-    QVERIFY(cpu.latencyBytes > 0 && cpu.latencyBytes < cpu.minBytes / 1000);
+    constexpr std::int64_t kMiB = std::int64_t{1} << 20;
+    const std::pair<std::int64_t, std::int64_t> cacheAndStart[] = {
+        {1 * kMiB, 4 * kMiB},   {8 * kMiB, 8 * kMiB},   {30 * kMiB, 32 * kMiB},
+        {32 * kMiB, 32 * kMiB}, {33 * kMiB, 64 * kMiB}, {1024 * kMiB, 64 * kMiB},
+        {0, 4 * kMiB}};
+    for (const auto& [cache, start] : cacheAndStart) {
+      const CalibrationSweepOptions cpu = defaultSweepOptions("cpu", cache);
+      QCOMPARE(cpu.minBytes, start);
+      QCOMPARE(cpu.maxBytes, 4 * start); // three sizes, to see a poor fit in the residuals
+      QCOMPARE(cpu.latencyBytes, std::int64_t{4} << 10);
+    }
+  }
+
+  void sweepHoldsTheMeasuredLatencyUnlessItWasDelayed()
+  {
+    const Topology ring = *makePresetTopology("ring-4", {});
+    // A prompt latency run: α is that run, β fitted above it, and the CPU's cache recorded.
+    LinearBackend prompt("cpu", LinearBackend::kAlphaUs);
+    const CalibrationSweepResult held = runCalibrationSweep(prompt, ring, linearSweep());
+    QVERIFY2(held.calibration, held.error.c_str());
+    const LinkCalibration* link = held.calibration->link(LinkKind::NvLink);
+    QVERIFY(link);
+    QCOMPARE(link->alphaUs, LinearBackend::kAlphaUs);
+    QVERIFY(std::abs(link->betaGBps - LinearBackend::kBetaGBps) < 0.01);
+    QCOMPARE(held.calibration->points.front().measuredUs, LinearBackend::kAlphaUs);
+    QCOMPARE(held.calibration->hostCacheBytes, std::int64_t{24} << 20);
+    // A latency run slower than the sweep's own sizes leaves no positive β with α held: the
+    // sweep fits both over its sizes, and the delayed point stays in the residuals, far off.
+    LinearBackend delayed("cpu", 1e6);
+    const CalibrationSweepResult both = runCalibrationSweep(delayed, ring, linearSweep());
+    QVERIFY2(both.calibration, both.error.c_str());
+    link = both.calibration->link(LinkKind::NvLink);
+    QVERIFY(std::abs(link->alphaUs - LinearBackend::kAlphaUs) < 0.01);
+    QVERIFY(std::abs(link->betaGBps - LinearBackend::kBetaGBps) < 0.01);
+    const CalibrationPoint& latency = both.calibration->points.front();
+    QCOMPARE(latency.bytes, LinearBackend::kLatencyBytes);
+    QCOMPARE(latency.measuredUs, 1e6);
+    QVERIFY(latency.fittedUs < 10);
+    // A GPU backend shares no host: no cache is recorded.
+    LinearBackend gpu("cuda", LinearBackend::kAlphaUs);
+    const CalibrationSweepResult device = runCalibrationSweep(gpu, ring, linearSweep());
+    QVERIFY2(device.calibration, device.error.c_str());
+    QCOMPARE(device.calibration->hostCacheBytes, std::int64_t{0});
+    QCOMPARE(device.calibration->hostGBps, 0.0);
+  }
+
+  void lastLevelCacheIsTheLargestDataCacheSysfsNames()
+  {
+    // The layout of /sys/devices/system/cpu/cpu0/cache: an instruction cache never counts, and a
+    // level whose files are missing or unreadable is passed over.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const auto level = [&](int index, const char* type, const char* size) {
+      const QString path = dir.path() + QStringLiteral("/index%1").arg(index);
+      QVERIFY(QDir().mkpath(path));
+      QFile typeFile(path + "/type");
+      QVERIFY(typeFile.open(QIODevice::WriteOnly));
+      typeFile.write(QByteArray(type) + "\n");
+      if (size) {
+        QFile sizeFile(path + "/size");
+        QVERIFY(sizeFile.open(QIODevice::WriteOnly));
+        sizeFile.write(QByteArray(size) + "\n");
+      }
+    };
+    const std::string root = dir.path().toStdString();
+    const std::int64_t fallback = 7;
+    QCOMPARE(lastLevelCacheBytes(fallback, root), fallback); // no level at all
+    level(0, "Data", "48K");
+    level(1, "Instruction", "65536K");
+    level(2, "Unified", "2048K");
+    level(4, "Unified", nullptr); // index3 absent, index4 without a size: both skipped
+    QCOMPARE(lastLevelCacheBytes(fallback, root), std::int64_t{2} << 20);
+    level(5, "Unified", "32768K");
+    QCOMPARE(lastLevelCacheBytes(fallback, root), std::int64_t{32} << 20);
+    level(6, "Unified", "lots");
+    QCOMPARE(lastLevelCacheBytes(fallback, root), std::int64_t{32} << 20);
   }
 };
 

@@ -195,6 +195,53 @@ private slots:
     QVERIFY(plan::calibratedExecutorCosts(nullptr, hd, kBytes).sendCopies.empty());
   }
 
+  void copiedSendsIntoCachedSlotsCostNothing()
+  {
+    // At 64 MiB the binomial broadcast copies one send, into one connection: its slots (2 × a
+    // 2 MiB slice) fit half a 32 MiB cache (the other half streams the data beside them), and the
+    // receiver reads the copy back from it. Halving-doubling copies into three connections per
+    // rank, many times that: its copies go through memory and cost their pass.
+    ExecOptions options;
+    options.bytes = std::int64_t{64} << 20;
+    const Program broadcast = catalogueProgram("binomial-broadcast", 8);
+    const Program hd = catalogueProgram("halving-doubling-allreduce", 8);
+    const std::int64_t broadcastSlots = plan::copiedSlotBytes(broadcast, options);
+    QCOMPARE(broadcastSlots,
+             connectionSlots(Protocol::Simple) * runtimeSliceBytes(Protocol::Simple));
+    const std::vector<SendCopy> copies = plan::cpuExecutorCosts(broadcast, options).sendCopies;
+    QCOMPARE(copies.size(), std::size_t{1});
+    QVERIFY(plan::cpuExecutorCosts(broadcast, options, 2 * broadcastSlots).sendCopies.empty());
+    QCOMPARE(plan::cpuExecutorCosts(broadcast, options, 2 * broadcastSlots - 1).sendCopies.size(),
+             copies.size());
+    QVERIFY(plan::copiedSlotBytes(hd, options) > std::int64_t{64} << 20);
+    // The skipped copies do not depend on the cache.
+    QCOMPARE(plan::cpuExecutorCosts(broadcast, options, 2 * broadcastSlots).skippedCopies.size(),
+             plan::cpuExecutorCosts(broadcast, options).skippedCopies.size());
+    // A calibration carries the cache it was measured with: with the development host's 32 MiB,
+    // of the 8-rank catalogue only the two binomial trees copy into few enough connections.
+    Calibration cpu;
+    cpu.hostGBps = 16;
+    cpu.hostCacheBytes = std::int64_t{32} << 20;
+    QVERIFY(plan::calibratedExecutorCosts(&cpu, broadcast, options.bytes).sendCopies.empty());
+    QVERIFY(
+        plan::calibratedExecutorCosts(&cpu, catalogueProgram("binomial-reduce", 8), options.bytes)
+            .sendCopies.empty());
+    for (const char* key :
+         {"ring-allreduce", "halving-doubling-allreduce", "torus2d-allreduce", "bruck-alltoall"}) {
+      const Program program = catalogueProgram(key, 8);
+      const std::size_t uncached = plan::cpuExecutorCosts(program, options).sendCopies.size();
+      QVERIFY2(uncached > 0, key);
+      QCOMPARE(plan::calibratedExecutorCosts(&cpu, program, options.bytes).sendCopies.size(),
+               uncached);
+    }
+    cpu.hostCacheBytes = 0; // not measured: every copied send costs its pass
+    QCOMPARE(plan::calibratedExecutorCosts(&cpu, broadcast, options.bytes).sendCopies.size(),
+             copies.size());
+    // No copied send, no slots to count.
+    QCOMPARE(plan::copiedSlotBytes(catalogueProgram("chain-broadcast", 8), options),
+             std::int64_t{0});
+  }
+
   void skippedCopiesTakeNoTime()
   {
     // Four ranks copy at once on a shared host; the executor skips rank 2's copy, which then
@@ -261,10 +308,12 @@ private slots:
     calibration.links = {{LinkKind::NvLink, 0, 4, 1}};
     calibration.hostGBps = 16;
     calibration.fusedReduceGBps = 8;
+    calibration.hostCacheBytes = std::int64_t{32} << 20;
     const CalibrationReadResult read = readCalibrationJson(writeCalibrationJson(calibration));
     QVERIFY2(read.calibration, read.error.c_str());
     QCOMPARE(read.calibration->hostGBps, 16.0);
     QCOMPARE(read.calibration->fusedReduceGBps, 8.0);
+    QCOMPARE(read.calibration->hostCacheBytes, std::int64_t{32} << 20);
     Topology topology = *makePresetTopology("ring-8", {});
     SimOptions options;
     QVERIFY(!applyCalibration(*read.calibration, topology, options, Protocol::Simple));
