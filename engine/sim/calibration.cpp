@@ -242,8 +242,13 @@ CalibrationReadResult readCalibrationJson(std::string_view text)
   calibration.reduceGBps = fields.number("reduce_GBps", false, false);
   calibration.hostGBps = fields.number("host_GBps", false, false);
   calibration.fusedReduceGBps = fields.number("fused_reduce_GBps", false, false);
-  calibration.hostCacheBytes =
-      static_cast<std::int64_t>(fields.number("host_cache_bytes", false, false));
+  // Refused beyond any cache (1 PB) rather than converted: past 2^63 the conversion is undefined.
+  if (const double cacheBytes = fields.number("host_cache_bytes", false, false);
+      cacheBytes > 1e15 && error.empty())
+    error = "$.host_cache_bytes " + jsonText(document["host_cache_bytes"]) +
+            " is not a cache size (bytes, at most 1e15)";
+  else
+    calibration.hostCacheBytes = static_cast<std::int64_t>(cacheBytes);
   const Json* links = fields.get("links", true);
   if (links && !links->is_array() && error.empty())
     error = "$.links must be an array";

@@ -199,6 +199,11 @@ private slots:
                                 << "$.links[0].alpha_us must be a number";
     QTest::newRow("missing beta") << head + R"("links": [{"kind": "pcie", "alpha_us": 1}]})"
                                   << "$.links[0].beta_GBps is missing";
+    const QString links = R"("links": [{"kind": "pcie", "alpha_us": 1, "beta_GBps": 3}], )";
+    QTest::newRow("huge cache") << head + links + R"("host_cache_bytes": 1e300})"
+                                << "$.host_cache_bytes 1e+300 is not a cache size";
+    QTest::newRow("negative cache") << head + links + R"("host_cache_bytes": -1})"
+                                    << "$.host_cache_bytes must be zero or more";
   }
 
   void badDocumentsNameWhatAndWhere()
